@@ -1,0 +1,57 @@
+# Build, boot and test the ksym tracer on Linux 6.12 (see README.md).
+#
+#   make check      deps + tree + kernel + initramfs, run the tests in QEMU, summary
+#   make vm         the same VM with an interactive shell on the serial console
+#   make deps | tree | kernel | initramfs | lint | clean | distclean
+#
+# Knobs (environment): KSYM_NO_PATCHES=1, KSYM_JOBS, KSYM_TESTS, KSYM_FT_VERBOSE,
+# KSYM_VM_TIMEOUT, KSYM_VM_IDLE_TIMEOUT, KSYM_APPEND, KSYM_QEMU_EXTRA, ...
+# (described at the top of each script in scripts/).
+
+SHELL := /bin/bash
+.NOTPARALLEL:
+.PHONY: all check vm deps tree kernel initramfs lint clean distclean
+
+BUILD := build
+
+all: check
+
+deps:
+	bash scripts/install-deps.sh
+
+tree:
+	bash scripts/prepare-tree.sh
+
+kernel:
+	bash scripts/build-kernel.sh
+
+initramfs:
+	bash scripts/make-initramfs.sh
+
+# The test command (README, CI): build everything, run the tests, exit non-zero
+# on any failure. The summary ends with "ksym: N passed, M failed, K skipped".
+check:
+	bash scripts/install-deps.sh
+	bash scripts/prepare-tree.sh
+	bash scripts/build-kernel.sh
+	bash scripts/make-initramfs.sh
+	bash scripts/run-vm.sh test
+
+vm:
+	bash scripts/install-deps.sh
+	bash scripts/prepare-tree.sh
+	bash scripts/build-kernel.sh
+	bash scripts/make-initramfs.sh
+	bash scripts/run-vm.sh shell
+
+lint:
+	shellcheck scripts/*.sh .ci/run
+
+# Keeps the unpacked (and patched) kernel source.
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/modroot $(BUILD)/initramfs-root $(BUILD)/initramfs.cpio.gz \
+		$(BUILD)/console.log $(BUILD)/kernel-build.log $(BUILD)/test-summary.txt \
+		$(BUILD)/config-missing.txt
+
+distclean:
+	rm -rf $(BUILD)

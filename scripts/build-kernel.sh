@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# build-kernel.sh - configure and build the test kernel out of tree in build/obj.
+#
+# The .config is (re)made from "make tinyconfig" + config/ksym.config + olddefconfig
+# when it is missing, older than the fragment, or made for another fragment/patch
+# stack; then every assignment of the fragment is checked against the result (the
+# ones that did not take are listed in build/config-missing.txt and warned about;
+# KSYM_STRICT_CONFIG=1 makes that fatal). Then bzImage and modules are built with
+# ccache and the modules installed (stripped) into build/modroot.
+# Output goes to build/kernel-build.log; its tail is shown on failure.
+# Env: KSYM_JOBS (default 3), KSYM_CC (default "ccache gcc"), KSYM_STRICT_CONFIG.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TREE=${KSYM_TREE:-$ROOT/build/linux-source-6.12}
+OBJ=$ROOT/build/obj
+FRAGMENT=$ROOT/config/ksym.config
+LOG=$ROOT/build/kernel-build.log
+MISSING=$ROOT/build/config-missing.txt
+JOBS=${KSYM_JOBS:-3}
+if [[ -z ${KSYM_CC:-} ]]; then
+	if command -v ccache > /dev/null; then KSYM_CC="ccache gcc"; else KSYM_CC=gcc; fi
+fi
+
+# Let ccache hit across clones in different directories (CI uses fresh clones).
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
+
+say() { printf 'build-kernel: %s\n' "$*"; }
+die() { printf 'build-kernel: ERROR: %s\n' "$*" >&2; exit 1; }
+
+[[ -f $TREE/Makefile ]] || die "no kernel tree at $TREE (run make tree)"
+mkdir -p "$OBJ"
+: > "$LOG"
+
+kmake() {
+	make -C "$TREE" O="$OBJ" CC="$KSYM_CC" "$@" >> "$LOG" 2>&1
+}
+fail() {
+	say "FAILED: $1 (log: ${LOG#"$ROOT"/}); last lines:"
+	grep -E 'error:|Error [0-9]|ERROR:' "$LOG" | head -n 20 || true
+	echo "-----"
+	tail -n 40 "$LOG"
+	exit 1
+}
+
+start=$SECONDS
+
+# --- configuration --------------------------------------------------------------
+# The stamp ties the .config to the fragment text and to the applied patch stack
+# (a patch may add Kconfig symbols the fragment sets).
+stamp_now=$({
+	cat "$FRAGMENT"
+	cat "$TREE/.ksym/applied/stack" 2> /dev/null || true
+	cat "$TREE"/.ksym/applied/*.patch 2> /dev/null || true
+} | sha256sum | cut -d' ' -f1)
+stamp_file=$OBJ/.ksym-config-stamp
+reason=
+if [[ ! -f $OBJ/.config ]]; then
+	reason="no .config"
+elif [[ $FRAGMENT -nt $OBJ/.config ]]; then
+	reason="config/ksym.config is newer than .config"
+elif [[ ! -f $stamp_file || $(cat "$stamp_file") != "$stamp_now" ]]; then
+	reason="fragment or patch stack changed"
+fi
+if [[ -n $reason ]]; then
+	say "configuring ($reason): tinyconfig + config/ksym.config"
+	kmake tinyconfig || fail "make tinyconfig"
+	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$FRAGMENT" >> "$LOG" 2>&1 \
+		|| fail "merge_config.sh"
+	kmake olddefconfig || fail "make olddefconfig"
+	printf '%s\n' "$stamp_now" > "$stamp_file"
+fi
+
+# Check that every assignment of the fragment made it into .config.
+: > "$MISSING"
+while IFS= read -r line; do
+	[[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]] || continue
+	sym=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+	if [[ $val == n ]]; then
+		if grep -q "^$sym=" "$OBJ/.config"; then
+			printf '%s (wanted n, got %s)\n' "$sym" "$(grep "^$sym=" "$OBJ/.config" | cut -d= -f2-)" >> "$MISSING"
+		fi
+	elif ! grep -qxF "$sym=$val" "$OBJ/.config"; then
+		got=$(grep -E "^$sym=|^# $sym is not set" "$OBJ/.config" | sed 's/^# .* is not set$/n/; s/^[^=]*=//' || true)
+		printf '%s (wanted %s, got %s)\n' "$sym" "$val" "${got:-absent}" >> "$MISSING"
+	fi
+done < "$FRAGMENT"
+if [[ -s $MISSING ]]; then
+	say "WARNING: these config/ksym.config settings did not take (dependencies not met"
+	say "WARNING: or symbol unknown to this tree); see ${MISSING#"$ROOT"/}:"
+	sed 's/^/build-kernel: WARNING:   /' "$MISSING"
+	[[ ${KSYM_STRICT_CONFIG:-0} != 1 ]] || die "KSYM_STRICT_CONFIG=1 and the config is incomplete"
+else
+	say "config: all settings of config/ksym.config took"
+fi
+
+# --- build ----------------------------------------------------------------------
+targets=(bzImage)
+if grep -q '^CONFIG_MODULES=y' "$OBJ/.config"; then targets+=(modules); fi
+say "make -j$JOBS ${targets[*]} (CC=\"$KSYM_CC\", log: ${LOG#"$ROOT"/})"
+kmake -j"$JOBS" "${targets[@]}" || fail "make ${targets[*]}"
+
+rm -rf "$ROOT/build/modroot"
+if [[ " ${targets[*]} " == *" modules "* ]]; then
+	kmake INSTALL_MOD_PATH="$ROOT/build/modroot" INSTALL_MOD_STRIP=1 modules_install \
+		|| fail "make modules_install"
+fi
+
+# Compiler warnings matter for our code: show them (ccache replays cached ones).
+warnings=$(grep -E '(warning|error):' "$LOG" | grep -v '^make' | LC_ALL=C sort -u || true)
+if [[ -n $warnings ]]; then
+	say "compiler warnings:"
+	printf '%s\n' "$warnings" | head -n 50
+fi
+
+release=$(cat "$OBJ/include/config/kernel.release")
+nmod=$(find "$ROOT/build/modroot" -name '*.ko*' 2> /dev/null | wc -l)
+say "built $release: ${OBJ#"$ROOT"/}/arch/x86/boot/bzImage, $nmod module(s), $((SECONDS - start)) s"

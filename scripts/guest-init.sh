@@ -1,0 +1,120 @@
+#!/bin/sh
+# guest-init.sh - /init (PID 1) of the test VM; runs under busybox sh, not bash.
+#
+# Mounts proc, sys, devtmpfs, devpts, tmpfs /tmp, tracefs and debugfs, prints the
+# CPUs and the boot time, then runs the mode named on the kernel command line:
+#   ksym.mode=test   run ftracetest (KTAP output) on ksym.tests (comma-separated
+#                    paths under /ftrace, default test.d/ksym), print the results
+#                    between KSYM-TEST-BEGIN and "KSYM-TEST-END rc=N", reboot -f
+#                    (QEMU runs with -no-reboot, so that ends it). The host
+#                    (scripts/run-vm.sh) parses the console log.
+#   ksym.mode=shell  (default) interactive shell on the console; reboot -f on exit.
+#   ksym.verbose=N   ftracetest verbosity: 1 (default, -v: logs of failing cases),
+#                    3 (-vvv: every command of every case).
+# No "set -e" here: PID 1 must never exit (the kernel would panic), so each step
+# checks for itself.
+set -u
+PATH=/bin:/sbin:/usr/bin:/usr/sbin
+HOME=/root
+export PATH HOME
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2> /dev/null
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts 2> /dev/null
+mount -t tmpfs tmpfs /tmp
+mount -t tracefs tracefs /sys/kernel/tracing 2> /dev/null ||
+	echo "KSYM-INIT: cannot mount tracefs on /sys/kernel/tracing"
+mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null ||
+	echo "KSYM-INIT: cannot mount debugfs on /sys/kernel/debug"
+hostname ksym-vm
+
+mode=shell
+tests=test.d/ksym
+verbose=1
+read -r cmdline < /proc/cmdline
+for arg in $cmdline; do
+	case $arg in
+	ksym.mode=*) mode=${arg#ksym.mode=} ;;
+	ksym.tests=*) tests=${arg#ksym.tests=} ;;
+	ksym.verbose=*) verbose=${arg#ksym.verbose=} ;;
+	esac
+done
+
+read -r uptime _ < /proc/uptime
+echo "KSYM-INIT: $(uname -r), init started at ${uptime} s of uptime, mode=$mode"
+echo "KSYM-CPUS online=$(cat /sys/devices/system/cpu/online) nproc=$(nproc)"
+grep -m1 'model name' /proc/cpuinfo
+
+finish() {
+	sync
+	reboot -f
+	sleep 5
+	echo "KSYM-INIT: reboot -f did not stop the machine"
+	while :; do sleep 3600; done
+}
+
+run_tests() {
+	echo "KSYM-TEST-BEGIN"
+	rc=0
+	cd /ftrace || { echo "KSYM-TEST-ERROR: no /ftrace"; return 1; }
+	args=
+	ncases=0
+	for t in $(echo "$tests" | tr ',' ' '); do
+		if [ -d "$t" ]; then
+			n=$(find "$t" -name '*.tc' | wc -l)
+			ncases=$((ncases + n))
+			# ftracetest runs its whole suite when given a directory without
+			# .tc files, so leave empty directories out.
+			[ "$n" -gt 0 ] && args="$args $t"
+		elif [ -f "$t" ]; then
+			ncases=$((ncases + 1))
+			args="$args $t"
+		else
+			echo "KSYM-TEST-ERROR: no such test or directory: /ftrace/$t"
+			rc=1
+		fi
+	done
+	case $verbose in
+	3) vflag=-vvv ;;
+	2) vflag=-vv ;;
+	0) vflag= ;;
+	*) vflag=-v ;;
+	esac
+	if [ "$ncases" -eq 0 ]; then
+		echo "KSYM-FTRACETEST: ftracetest found no test in '$tests' (0 cases)"
+	else
+		echo "KSYM-FTRACETEST: ./ftracetest -K $vflag --fail-unresolved -l /tmp/ftracetest-logs$args ($ncases case(s))"
+		# shellcheck disable=SC2086 # $vflag and $args are word lists on purpose
+		{
+			./ftracetest -K $vflag --fail-unresolved -l /tmp/ftracetest-logs $args < /dev/null
+			echo $? > /tmp/ftracetest.rc
+		} 2>&1 | tee /tmp/ftracetest.out
+		read -r ftrc < /tmp/ftracetest.rc || ftrc=1
+		[ "$ftrc" -eq 0 ] || rc=$ftrc
+		# The results again, together, so that kernel messages printed while the
+		# tests ran cannot split them.
+		echo "KSYM-FTRACE-RESULTS-BEGIN"
+		grep -E '^(not ok|ok) [0-9]+ |^1\.\.[0-9]+$|^# Totals:' /tmp/ftracetest.out
+		grep '^# of ' /tmp/ftracetest-logs/ftracetest.log 2> /dev/null
+		echo "KSYM-FTRACE-RESULTS-END"
+	fi
+	echo "KSYM-TEST-END rc=$rc"
+	return "$rc"
+}
+
+case $mode in
+test)
+	run_tests
+	finish
+	;;
+*)
+	[ "$mode" = shell ] || echo "KSYM-INIT: unknown ksym.mode=$mode, starting a shell"
+	echo "KSYM-INIT: shell on the console; exit it to stop the VM."
+	echo "KSYM-INIT: tests: cd /ftrace && ./ftracetest -v test.d/ksym   tracefs: /sys/kernel/tracing"
+	cd /root || cd /
+	setsid cttyhack sh -l
+	finish
+	;;
+esac

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# install-deps.sh - install the Debian packages that building and testing need.
+#
+# Checks with dpkg-query first and returns at once when everything is installed;
+# otherwise runs apt-get update and apt-get install -y --no-install-recommends of
+# the missing ones (as root, or through sudo).
+set -euo pipefail
+
+packages=(
+	# kernel build
+	gcc make libc6-dev binutils perl python3 bc bison flex libelf-dev libssl-dev
+	kmod cpio pkg-config rsync ccache patch xz-utils gzip file
+	# kernel source (/usr/src/linux-source-6.12.tar.xz)
+	linux-source-6.12
+	# test VM: root file system, tracing tools, QEMU
+	busybox-static trace-cmd linux-perf libtracefs-dev libtraceevent-dev qemu-system-x86
+	# make lint
+	shellcheck
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2> /dev/null || true)
+	[[ $st == installed ]] || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+	echo "install-deps: all ${#packages[@]} packages installed"
+	exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=()
+if ((EUID != 0)); then
+	command -v sudo > /dev/null || { echo "install-deps: not root and no sudo" >&2; exit 1; }
+	sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,157 @@
+# parse-console.awk - judge a test VM console log (build/console.log); used by run-vm.sh.
+#
+# Reads the serial console log of a "ksym.mode=test" boot and prints a summary whose
+# last line is "ksym: N passed, M failed, K skipped". Counts:
+#   - KUnit test cases (depth-1 KTAP result lines printed by the kernel at boot):
+#     ok = passed, ok # SKIP = skipped, not ok = failed; a suite reported "not ok"
+#     without a failed case counts one failure.
+#   - ftracetest cases (its -K KTAP lines, re-printed by guest-init.sh between
+#     KSYM-FTRACE-RESULTS-BEGIN/END): ok = passed, ok # XFAIL = passed (failed as the
+#     test expects), ok # SKIP (UNSUPPORTED, UNTESTED) = skipped, not ok = failed,
+#     including UNRESOLVED ("# UNRESOLVED": the test could not decide, which for our
+#     own tests is a bug) and UNDEFINED ("# error").
+#   - each failed harness check counts one more failure: VM timeout or silence, no
+#     KSYM-TEST-END marker, non-zero ftracetest status without a failed case, fewer
+#     results than a KTAP plan announced, wrong online CPU list, test errors
+#     reported by /init, and kernel problems on the console (panic, Oops, BUG:,
+#     WARNING:, lockdep, RCU stalls, ... on timestamped kernel lines; lines matching
+#     the ERE in -v ignore="..." are exempt).
+# Variables (-v): status (ok|timeout|idle), elapsed (s), smp (expected CPU count),
+# ignore (ERE), timeout (s).
+# Prints "RESULT <passed> <failed> <skipped>" on the very last line for the caller.
+
+function note(s) { notes[++nnotes] = s }
+function harness_fail(s) { hfail++; note("FAIL harness: " s) }
+function directive(s) {
+	# " # SKIP reason" / " # XFAIL" / " # UNRESOLVED" / " # error" at the end of a result
+	if (match(s, / # [A-Za-z]+/)) {
+		return toupper(substr(s, RSTART + 3, RLENGTH - 3))
+	}
+	return ""
+}
+
+BEGIN {
+	ts = "\\[ *[0-9]+\\.[0-9]+\\] "
+	bad = "Kernel panic|Oops|BUG:|kernel BUG|WARNING:|general protection|Call Trace:|" \
+		"possible circular locking|possible recursive locking|inconsistent lock state|" \
+		"INFO: |UBSAN:|KASAN:|KCSAN:|KFENCE:|segfault at|soft lockup|hard LOCKUP|" \
+		"rcu_preempt detected stalls|rcu_sched detected stalls|hung_task|" \
+		"Attempted to kill init|end Kernel panic"
+	kplan = 0; kres = 0; kpass = 0; kfail = 0; kskip = 0; suitefail = 0
+	fplan = -1; fres = 0; fpass = 0; ffail = 0; fskip = 0
+	infr = 0; begin = 0; endrc = ""; cpus = ""; initat = ""; nbad = 0; nnotes = 0; hfail = 0
+	nofttest = 0
+}
+
+{ sub(/\r+$/, ""); tailbuf[NR % 25] = $0 }
+
+# --- markers from /init (userspace lines, not timestamped) ---------------------
+/KSYM-INIT: .*init started at / {
+	s = $0; sub(/.*init started at /, "", s); sub(/ .*/, "", s); initat = s
+}
+/KSYM-CPUS online=/ {
+	s = $0; sub(/.*KSYM-CPUS online=/, "", s); sub(/ .*/, "", s); cpus = s
+}
+/KSYM-TEST-BEGIN/ { begin = 1 }
+/KSYM-TEST-END rc=/ {
+	s = $0; sub(/.*KSYM-TEST-END rc=/, "", s); sub(/[^0-9].*/, "", s); endrc = s
+}
+/KSYM-TEST-ERROR/ { s = $0; sub(/.*KSYM-TEST-ERROR: */, "", s); harness_fail(s) }
+/KSYM-FTRACETEST: ftracetest found no test/ { nofttest = 1 }
+/KSYM-FTRACE-RESULTS-BEGIN/ { infr = 1; next }
+/KSYM-FTRACE-RESULTS-END/ { infr = 0; next }
+
+# --- kernel lines (timestamped; may start in the middle of a userspace line) ---
+$0 ~ ts {
+	msg = $0
+	sub(".*" ts, "", msg)
+	if (msg ~ bad && (ignore == "" || msg !~ ignore)) {
+		nbad++
+		if (nbad <= 40) badl[nbad] = msg
+	}
+	# KUnit KTAP, before /init runs (later KTAP would come from modules; same format).
+	ind = match(msg, /[^ ]/) - 1
+	body = substr(msg, ind + 1)
+	if (body ~ /^1\.\.[0-9]+$/ && ind == 0) {
+		kplan += substr(body, 4) + 0
+	} else if (body ~ /^(not )?ok [0-9]+/) {
+		d = directive(body)
+		if (ind == 4) {
+			if (body ~ /^not ok/) {
+				kfail++; suitefail++; note("FAIL kunit: " suite body)
+			} else if (d == "SKIP") {
+				kskip++
+			} else {
+				kpass++
+			}
+		} else if (ind == 0) {
+			kres++
+			if (body ~ /^not ok/ && suitefail == 0) {
+				kfail++; note("FAIL kunit suite: " body)
+			}
+			suitefail = 0; suite = ""
+		}
+	} else if (body ~ /^# Subtest: / && ind == 4) {
+		suite = substr(body, 12) ": "
+	} else if (body ~ /^# .*(EXPECTATION|ASSERTION) FAILED/) {
+		note("  kunit " suite substr(body, 3))
+	}
+	next
+}
+
+# --- ftracetest results, re-printed together by /init --------------------------
+infr && /^1\.\.[0-9]+$/ { fplan = substr($0, 4) + 0; next }
+infr && /^(not )?ok [0-9]+/ {
+	fres++
+	d = directive($0)
+	if ($0 ~ /^not ok/) {
+		ffail++; note("FAIL ftracetest: " $0)
+	} else if (d == "SKIP") {
+		fskip++; note("skip ftracetest: " $0)
+	} else {
+		fpass++
+	}
+	next
+}
+infr && /^# (Totals|of )/ { ftsummary[++nfts] = $0; next }
+
+END {
+	if (status == "timeout") harness_fail("the VM did not finish within " timeout " s (hang?)")
+	if (status == "idle") harness_fail("the console was silent for too long (hang?); VM killed")
+	if (status == "nostop") note("note: the VM did not stop by itself after KSYM-TEST-END; killed")
+	if (!begin) harness_fail("/init never started the tests (no KSYM-TEST-BEGIN): boot failure?")
+	else if (endrc == "") harness_fail("no KSYM-TEST-END marker: the tests did not finish")
+	else if (endrc != "0" && ffail == 0 && hfail == 0) harness_fail("ftracetest exited with status " endrc)
+	want = "0"; if (smp > 1) want = "0-" (smp - 1)
+	if (begin && cpus != want) harness_fail("CPUs online: '" cpus "', expected " want)
+	if (kres < kplan) harness_fail("KUnit announced " kplan " suite(s) but reported " kres)
+	if (fplan >= 0 && fres < fplan) harness_fail("ftracetest announced " fplan " case(s) but reported " fres)
+	if (nbad > 0) harness_fail(nbad " kernel problem line(s) on the console")
+
+	print "==== ksym test summary ===="
+	printf "boot: /init at %s s of guest uptime, CPUs online %s, VM ran %s s\n", \
+		(initat == "" ? "?" : initat), (cpus == "" ? "?" : cpus), elapsed
+	printf "KUnit: %d passed, %d failed, %d skipped (%d suite(s))\n", kpass, kfail, kskip, kres
+	if (fplan >= 0 || fres > 0)
+		printf "ftracetest: %d passed, %d failed, %d skipped\n", fpass, ffail, fskip
+	else if (nofttest)
+		print "ftracetest: no test cases (0 run)"
+	else
+		print "ftracetest: no results"
+	for (i = 1; i <= nfts; i++) print "  " ftsummary[i]
+	if (nbad > 0) {
+		print "console: kernel problem lines:"
+		for (i = 1; i <= nbad && i <= 40; i++) print "  " badl[i]
+		if (nbad > 40) print "  ... (" nbad - 40 " more)"
+	} else {
+		print "console: no kernel warnings, oopses, panics or lockdep reports"
+	}
+	for (i = 1; i <= nnotes; i++) print notes[i]
+	if (status != "ok" || endrc == "") {
+		print "last console lines:"
+		for (i = NR - 24; i <= NR; i++) if (i > 0) print "  | " tailbuf[i % 25]
+	}
+	p = kpass + fpass; f = kfail + ffail + hfail; k = kskip + fskip
+	printf "ksym: %d passed, %d failed, %d skipped\n", p, f, k
+	printf "RESULT %d %d %d\n", p, f, k
+}

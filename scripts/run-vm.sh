@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# run-vm.sh - boot the test kernel + initramfs in QEMU (TCG, 2 CPUs).
+#
+#   scripts/run-vm.sh test    run the tests (guest /init with ksym.mode=test) under a
+#                             time limit, save the console to build/console.log (and
+#                             stream it), judge it with scripts/parse-console.awk,
+#                             print the summary ending in "ksym: N passed, M failed,
+#                             K skipped" (also in build/test-summary.txt); exit 0
+#                             only when nothing failed.
+#   scripts/run-vm.sh shell   interactive busybox shell on the serial console
+#                             (Ctrl-A X quits QEMU).
+# Env: KSYM_VM_TIMEOUT (s, default 1200), KSYM_VM_IDLE_TIMEOUT (s without console
+# output before the VM is judged hung, default 600, 0 = off), KSYM_TESTS
+# (comma-separated paths under the guest's /ftrace, default test.d/ksym),
+# KSYM_FT_VERBOSE (ftracetest verbosity 0-3, default 1), KSYM_SMP (2), KSYM_MEM (1024),
+# KSYM_APPEND (extra kernel arguments), KSYM_QEMU_EXTRA (extra QEMU arguments),
+# KSYM_CONSOLE_IGNORE (ERE of kernel lines not to count as problems),
+# KSYM_QUIET=1 (do not stream the console), KSYM_KERNEL / KSYM_INITRD (other images).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+MODE=${1:-test}
+KERNEL=${KSYM_KERNEL:-$ROOT/build/obj/arch/x86/boot/bzImage}
+INITRD=${KSYM_INITRD:-$ROOT/build/initramfs.cpio.gz}
+LOG=$ROOT/build/console.log
+SUMMARY=$ROOT/build/test-summary.txt
+SMP=${KSYM_SMP:-2}
+MEM=${KSYM_MEM:-1024}
+TIMEOUT=${KSYM_VM_TIMEOUT:-1200}
+IDLE=${KSYM_VM_IDLE_TIMEOUT:-600}
+
+die() { printf 'run-vm: ERROR: %s\n' "$*" >&2; exit 1; }
+
+[[ -f $KERNEL ]] || die "$KERNEL missing (make kernel)"
+[[ -f $INITRD ]] || die "$INITRD missing (make initramfs)"
+command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing (make deps)"
+
+# panic=-1: reboot at once on a panic, which ends QEMU (-no-reboot) and the run.
+# No oops=panic or panic_on_warn: a WARN or an oops is reported (the host scans the
+# console for it) but the remaining tests still run.
+append="console=ttyS0,115200 panic=-1 printk.time=1 no_hash_pointers ksym.mode=$MODE"
+[[ -z ${KSYM_TESTS:-} ]] || append+=" ksym.tests=$KSYM_TESTS"
+[[ -z ${KSYM_FT_VERBOSE:-} ]] || append+=" ksym.verbose=$KSYM_FT_VERBOSE"
+[[ -z ${KSYM_APPEND:-} ]] || append+=" $KSYM_APPEND"
+
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "$SMP" -m "$MEM" -nographic -no-reboot
+	-kernel "$KERNEL" -initrd "$INITRD" -append "$append")
+if [[ -n ${KSYM_QEMU_EXTRA:-} ]]; then
+	read -ra extra <<< "$KSYM_QEMU_EXTRA"
+	qemu+=("${extra[@]}")
+fi
+
+case $MODE in
+shell)
+	echo "run-vm: interactive VM; Ctrl-A X quits QEMU, 'exit' in the shell stops the VM"
+	exec "${qemu[@]}"
+	;;
+test) ;;
+*) die "usage: $0 test|shell" ;;
+esac
+
+mkdir -p "$(dirname "$LOG")"
+: > "$LOG"
+echo "run-vm: ${qemu[*]}"
+echo "run-vm: console -> ${LOG#"$ROOT"/}, limit ${TIMEOUT} s (idle ${IDLE} s)"
+start=$SECONDS
+"${qemu[@]}" < /dev/null > "$LOG" 2>&1 &
+qpid=$!
+tpid=
+cleanup() {
+	kill "$qpid" 2> /dev/null || true
+	if [[ -n $tpid ]]; then kill "$tpid" 2> /dev/null || true; fi
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
+if [[ ${KSYM_QUIET:-0} != 1 ]]; then
+	tail -n +1 -s 0.5 -f --pid="$qpid" "$LOG" &
+	tpid=$!
+fi
+
+status=ok
+last_size=0
+last_change=$SECONDS
+end_seen=
+init_seen=
+while kill -0 "$qpid" 2> /dev/null; do
+	sleep 1
+	now=$SECONDS
+	size=$(stat -c %s "$LOG")
+	if ((size != last_size)); then
+		last_size=$size
+		last_change=$now
+		if [[ -z $init_seen ]] && grep -q 'KSYM-INIT: .*init started' "$LOG"; then
+			init_seen=$((now - start))
+		fi
+		if [[ -z $end_seen ]] && grep -q 'KSYM-TEST-END rc=' "$LOG"; then end_seen=$now; fi
+	fi
+	if ((now - start >= TIMEOUT)); then
+		status=timeout
+	elif ((IDLE > 0 && now - last_change >= IDLE)); then
+		status=idle
+	elif [[ -n $end_seen ]] && ((now - end_seen >= 60)); then
+		status=nostop
+	fi
+	if [[ $status != ok ]]; then
+		kill "$qpid" 2> /dev/null || true
+		sleep 2
+		kill -9 "$qpid" 2> /dev/null || true
+		break
+	fi
+done
+qrc=0
+wait "$qpid" || qrc=$?
+if [[ -n $tpid ]]; then
+	wait "$tpid" 2> /dev/null || true
+	tpid=
+fi
+elapsed=$((SECONDS - start))
+echo
+echo "run-vm: QEMU ended after ${elapsed} s (exit status $qrc, $status);" \
+	"/init reached after ${init_seen:-?} s (host clock, 1 s resolution)"
+
+awk -v status="$status" -v elapsed="$elapsed" -v smp="$SMP" -v timeout="$TIMEOUT" \
+	-v ignore="${KSYM_CONSOLE_IGNORE:-}" -f "$ROOT/scripts/parse-console.awk" "$LOG" > "$SUMMARY.tmp"
+read -r _ _ failed _ < <(tail -n 1 "$SUMMARY.tmp")
+sed '$d' "$SUMMARY.tmp" > "$SUMMARY"
+rm -f "$SUMMARY.tmp"
+if [[ -s $ROOT/build/config-missing.txt ]]; then
+	echo "warning: config/ksym.config settings that did not take: $(cut -d' ' -f1 "$ROOT/build/config-missing.txt" | tr '\n' ' ')"
+fi
+cat "$SUMMARY"
+((failed == 0))
