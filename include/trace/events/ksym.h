@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Events of the ksym tracer: accesses to watched kernel symbols, caught by
+ * hardware breakpoints. See Documentation/trace/ksym.rst.
+ *
+ * ksym_hit is written for every hit. ksym_regs, ksym_stack and
+ * ksym_branches follow it, for the same hit, when they are enabled (or
+ * when the ksym tracer's ksym-regs, ksym-stack and ksym-branches options
+ * are set); capturing what they carry costs nothing while they are off.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM ksym
+
+#if !defined(_TRACE_KSYM_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TRACE_KSYM_H
+
+#include <linux/tracepoint.h>
+
+#ifndef _KSYM_HIT_REC
+#define _KSYM_HIT_REC
+/**
+ * struct ksym_hit_rec - one access to a watched address, as the hit path saw it
+ * @addr:   start of the watched range
+ * @ip:     instruction pointer of the accessing context (data breakpoints
+ *          trap after the access, so this is the next instruction)
+ * @sp:     stack pointer of the accessing context
+ * @bp:     frame pointer of the accessing context
+ * @flags:  flags register of the accessing context
+ * @value:  contents of the watched range right after the access
+ * @len:    length of the watched range in bytes
+ * @access: configured access, HW_BREAKPOINT_R/W/X bits
+ */
+struct ksym_hit_rec {
+	unsigned long	addr;
+	unsigned long	ip;
+	unsigned long	sp;
+	unsigned long	bp;
+	unsigned long	flags;
+	u64		value;
+	u8		len;
+	u8		access;
+};
+
+/* Where a branch snippet comes from (ksym_branches.source). */
+enum ksym_branch_src {
+	KSYM_BRANCH_NONE	= 0,
+	KSYM_BRANCH_HW		= 1,	/* LBR and the like */
+	KSYM_BRANCH_SW		= 2,	/* last function entries, by ftrace */
+};
+#endif /* _KSYM_HIT_REC */
+
+/*
+ * The access values are HW_BREAKPOINT_R (1), _W (2), _RW (3) and _X (4);
+ * they are spelled as numbers so that user space decoders can read them.
+ */
+#define show_ksym_access(access)					\
+	__print_symbolic(access, { 1, "r--" }, { 2, "-w-" },		\
+			 { 3, "rw-" }, { 4, "--x" })
+
+TRACE_EVENT_FN(ksym_hit,
+
+	TP_PROTO(const struct ksym_hit_rec *rec),
+
+	TP_ARGS(rec),
+
+	TP_STRUCT__entry(
+		__field(unsigned long,	addr)
+		__field(unsigned long,	ip)
+		__field(unsigned long,	sp)
+		__field(unsigned long,	bp)
+		__field(unsigned long,	flags)
+		__field(u64,		value)
+		__field(u8,		len)
+		__field(u8,		access)
+	),
+
+	TP_fast_assign(
+		__entry->addr	= rec->addr;
+		__entry->ip	= rec->ip;
+		__entry->sp	= rec->sp;
+		__entry->bp	= rec->bp;
+		__entry->flags	= rec->flags;
+		__entry->value	= rec->value;
+		__entry->len	= rec->len;
+		__entry->access	= rec->access;
+	),
+
+	TP_printk("%pS %s ip=%pS value=0x%llx sp=%lx bp=%lx flags=%lx",
+		  (void *)__entry->addr, show_ksym_access(__entry->access),
+		  (void *)__entry->ip, __entry->value,
+		  __entry->sp, __entry->bp, __entry->flags),
+
+	ksym_event_reg, ksym_event_unreg
+);
+
+#ifdef CONFIG_X86_64
+/* The full register set of the accessing context. */
+TRACE_EVENT_FN(ksym_regs,
+
+	TP_PROTO(const struct pt_regs *regs),
+
+	TP_ARGS(regs),
+
+	TP_STRUCT__entry(
+		__field(unsigned long,	ip)
+		__field(unsigned long,	flags)
+		__field(unsigned long,	ax)
+		__field(unsigned long,	bx)
+		__field(unsigned long,	cx)
+		__field(unsigned long,	dx)
+		__field(unsigned long,	si)
+		__field(unsigned long,	di)
+		__field(unsigned long,	bp)
+		__field(unsigned long,	sp)
+		__field(unsigned long,	r8)
+		__field(unsigned long,	r9)
+		__field(unsigned long,	r10)
+		__field(unsigned long,	r11)
+		__field(unsigned long,	r12)
+		__field(unsigned long,	r13)
+		__field(unsigned long,	r14)
+		__field(unsigned long,	r15)
+	),
+
+	TP_fast_assign(
+		__entry->ip	= regs->ip;
+		__entry->flags	= regs->flags;
+		__entry->ax	= regs->ax;
+		__entry->bx	= regs->bx;
+		__entry->cx	= regs->cx;
+		__entry->dx	= regs->dx;
+		__entry->si	= regs->si;
+		__entry->di	= regs->di;
+		__entry->bp	= regs->bp;
+		__entry->sp	= regs->sp;
+		__entry->r8	= regs->r8;
+		__entry->r9	= regs->r9;
+		__entry->r10	= regs->r10;
+		__entry->r11	= regs->r11;
+		__entry->r12	= regs->r12;
+		__entry->r13	= regs->r13;
+		__entry->r14	= regs->r14;
+		__entry->r15	= regs->r15;
+	),
+
+	TP_printk("ip=%pS flags=%lx ax=%lx bx=%lx cx=%lx dx=%lx si=%lx di=%lx bp=%lx sp=%lx r8=%lx r9=%lx r10=%lx r11=%lx r12=%lx r13=%lx r14=%lx r15=%lx",
+		  (void *)__entry->ip, __entry->flags, __entry->ax,
+		  __entry->bx, __entry->cx, __entry->dx, __entry->si,
+		  __entry->di, __entry->bp, __entry->sp, __entry->r8,
+		  __entry->r9, __entry->r10, __entry->r11, __entry->r12,
+		  __entry->r13, __entry->r14, __entry->r15),
+
+	ksym_event_reg, ksym_event_unreg
+);
+#endif /* CONFIG_X86_64 */
+
+/* The callchain of the accessing context; the first entry is the accessor. */
+TRACE_EVENT_FN(ksym_stack,
+
+	TP_PROTO(const unsigned long *ips, unsigned int nr),
+
+	TP_ARGS(ips, nr),
+
+	TP_STRUCT__entry(
+		__field(unsigned int,		nr)
+		__dynamic_array(unsigned long,	ips,	nr)
+	),
+
+	TP_fast_assign(
+		__entry->nr = nr;
+		memcpy(__get_dynamic_array(ips), ips, nr * sizeof(*ips));
+	),
+
+	TP_printk("%s", ksym_print_stack(p, __get_dynamic_array(ips),
+					 __entry->nr)),
+
+	ksym_event_reg, ksym_event_unreg
+);
+
+/* The last branches before the hit, oldest first: from, to, from, to... */
+TRACE_EVENT_FN(ksym_branches,
+
+	TP_PROTO(const unsigned long *from_to, unsigned int nr,
+		 unsigned int source),
+
+	TP_ARGS(from_to, nr, source),
+
+	TP_STRUCT__entry(
+		__field(unsigned int,		nr)
+		__field(unsigned int,		source)
+		__dynamic_array(unsigned long,	from_to, 2 * nr)
+	),
+
+	TP_fast_assign(
+		__entry->nr = nr;
+		__entry->source = source;
+		memcpy(__get_dynamic_array(from_to), from_to,
+		       2 * nr * sizeof(*from_to));
+	),
+
+	TP_printk("%s%s",
+		  __print_symbolic(__entry->source, { 1, "hardware" },
+				   { 2, "software" }),
+		  ksym_print_branches(p, __get_dynamic_array(from_to),
+				      __entry->nr)),
+
+	ksym_branches_reg, ksym_branches_unreg
+);
+
+#endif /* _TRACE_KSYM_H */
+
+/* This part must be outside protection */
+#include <trace/define_trace.h>
