@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym_hitgen - deterministic hit generator for the ksym tracer selftests
+ *
+ * Watching a busy global gives counts nobody can predict. This module owns
+ * variables that nothing else touches and a debugfs directory whose files
+ * touch them an exact number of times from named, non-inlined functions:
+ *
+ *	/sys/kernel/debug/ksym_hitgen/write_a	N: ksym_hitgen_write_a() stores
+ *						1..N into ksym_hitgen_var
+ *	/sys/kernel/debug/ksym_hitgen/write_b	N: same from ksym_hitgen_write_b()
+ *	/sys/kernel/debug/ksym_hitgen/read	N: ksym_hitgen_read() loads
+ *						ksym_hitgen_var N times
+ *	/sys/kernel/debug/ksym_hitgen/spread	N: each of the KSYM_HITGEN_CALLERS
+ *						functions ksym_hitgen_caller_NN()
+ *						stores into ksym_hitgen_var N times
+ *	/sys/kernel/debug/ksym_hitgen/write_u32	N: stores 1..N into ksym_hitgen_u32
+ *	/sys/kernel/debug/ksym_hitgen/var	reads ksym_hitgen_var
+ *
+ * Each write of N to a control file runs on the writing task's CPU, so
+ * "taskset -c 1 sh -c 'echo 100 > write_a'" makes 100 hits on CPU 1.
+ */
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+
+/* Watched by the tests: 8-byte, 4-byte and 16-byte (no default LEN) data. */
+unsigned long ksym_hitgen_var;
+u32 ksym_hitgen_u32 __aligned(8);
+u8 ksym_hitgen_buf[16] __aligned(8);
+
+/* Keeps the loads of ksym_hitgen_read() from being optimized away. */
+static unsigned long ksym_hitgen_sink;
+
+static noinline void ksym_hitgen_write_a(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(ksym_hitgen_var, i);
+}
+
+static noinline void ksym_hitgen_write_b(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(ksym_hitgen_var, i);
+}
+
+static noinline void ksym_hitgen_read(unsigned long n)
+{
+	unsigned long i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += READ_ONCE(ksym_hitgen_var);
+	WRITE_ONCE(ksym_hitgen_sink, sum);
+}
+
+static noinline void ksym_hitgen_write_u32(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(ksym_hitgen_u32, (u32)i);
+}
+
+/* Many distinct accessors, to overflow the per-CPU caller slots. */
+#define KSYM_HITGEN_CALLER(nn)						\
+static noinline void ksym_hitgen_caller_##nn(unsigned long n)		\
+{									\
+	unsigned long i;						\
+									\
+	for (i = 1; i <= n; i++)					\
+		WRITE_ONCE(ksym_hitgen_var, i);				\
+}
+
+KSYM_HITGEN_CALLER(00) KSYM_HITGEN_CALLER(01) KSYM_HITGEN_CALLER(02)
+KSYM_HITGEN_CALLER(03) KSYM_HITGEN_CALLER(04) KSYM_HITGEN_CALLER(05)
+KSYM_HITGEN_CALLER(06) KSYM_HITGEN_CALLER(07) KSYM_HITGEN_CALLER(08)
+KSYM_HITGEN_CALLER(09) KSYM_HITGEN_CALLER(10) KSYM_HITGEN_CALLER(11)
+KSYM_HITGEN_CALLER(12) KSYM_HITGEN_CALLER(13) KSYM_HITGEN_CALLER(14)
+KSYM_HITGEN_CALLER(15) KSYM_HITGEN_CALLER(16) KSYM_HITGEN_CALLER(17)
+KSYM_HITGEN_CALLER(18) KSYM_HITGEN_CALLER(19)
+
+static void (* const ksym_hitgen_callers[])(unsigned long n) = {
+	ksym_hitgen_caller_00, ksym_hitgen_caller_01, ksym_hitgen_caller_02,
+	ksym_hitgen_caller_03, ksym_hitgen_caller_04, ksym_hitgen_caller_05,
+	ksym_hitgen_caller_06, ksym_hitgen_caller_07, ksym_hitgen_caller_08,
+	ksym_hitgen_caller_09, ksym_hitgen_caller_10, ksym_hitgen_caller_11,
+	ksym_hitgen_caller_12, ksym_hitgen_caller_13, ksym_hitgen_caller_14,
+	ksym_hitgen_caller_15, ksym_hitgen_caller_16, ksym_hitgen_caller_17,
+	ksym_hitgen_caller_18, ksym_hitgen_caller_19,
+};
+
+static noinline void ksym_hitgen_spread(unsigned long n)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ksym_hitgen_callers); i++)
+		ksym_hitgen_callers[i](n);
+}
+
+/* Largest N per write: keeps one write well under a second under TCG. */
+#define KSYM_HITGEN_MAX_N	10000000UL
+
+static int ksym_hitgen_run(void *data, u64 n)
+{
+	void (*fn)(unsigned long n) = data;
+
+	if (n > KSYM_HITGEN_MAX_N)
+		return -ERANGE;
+	fn(n);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_fops, NULL, ksym_hitgen_run, "%llu\n");
+
+static int ksym_hitgen_var_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(ksym_hitgen_var);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_var_fops, ksym_hitgen_var_get, NULL,
+			 "%llu\n");
+
+static struct dentry *ksym_hitgen_dir;
+
+static int __init ksym_hitgen_init(void)
+{
+	static const struct {
+		const char	*name;
+		void		(*fn)(unsigned long n);
+	} files[] = {
+		{ "write_a",	ksym_hitgen_write_a },
+		{ "write_b",	ksym_hitgen_write_b },
+		{ "read",	ksym_hitgen_read },
+		{ "spread",	ksym_hitgen_spread },
+		{ "write_u32",	ksym_hitgen_write_u32 },
+	};
+	int i;
+
+	ksym_hitgen_dir = debugfs_create_dir("ksym_hitgen", NULL);
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		debugfs_create_file_unsafe(files[i].name, 0200, ksym_hitgen_dir,
+					   files[i].fn, &ksym_hitgen_fops);
+	debugfs_create_file_unsafe("var", 0400, ksym_hitgen_dir, NULL,
+				   &ksym_hitgen_var_fops);
+	return 0;
+}
+
+static void __exit ksym_hitgen_exit(void)
+{
+	debugfs_remove(ksym_hitgen_dir);
+}
+
+module_init(ksym_hitgen_init);
+module_exit(ksym_hitgen_exit);
+MODULE_DESCRIPTION("Deterministic hit generator for the ksym tracer selftests");
+MODULE_LICENSE("GPL");
