@@ -2,6 +2,7 @@
 #
 #   make check      deps + tree + kernel + initramfs, run the tests in QEMU, summary
 #   make vm         the same VM with an interactive shell on the serial console
+#   make build      deps + tree + kernel + initramfs, no test run
 #   make deps | tree | kernel | initramfs | lint | clean | distclean
 #
 # Knobs (environment): KSYM_NO_PATCHES=1, KSYM_JOBS, KSYM_TESTS, KSYM_FT_VERBOSE,
@@ -10,7 +11,7 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all check vm deps tree kernel initramfs lint clean distclean
+.PHONY: all check vm build deps tree kernel initramfs lint clean distclean
 
 BUILD := build
 
@@ -30,19 +31,18 @@ initramfs:
 
 # The test command (README, CI): build everything, run the tests, exit non-zero
 # on any failure. The summary ends with "ksym: N passed, M failed, K skipped".
-check:
-	bash scripts/install-deps.sh
-	bash scripts/prepare-tree.sh
-	bash scripts/build-kernel.sh
-	bash scripts/make-initramfs.sh
+check: build
 	bash scripts/run-vm.sh test
 
-vm:
+vm: build
+	bash scripts/run-vm.sh shell
+
+# Everything the VM boots, from a fresh clone: packages, tree, kernel, initramfs.
+build:
 	bash scripts/install-deps.sh
 	bash scripts/prepare-tree.sh
 	bash scripts/build-kernel.sh
 	bash scripts/make-initramfs.sh
-	bash scripts/run-vm.sh shell
 
 lint:
 	shellcheck scripts/*.sh .ci/run
