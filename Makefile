@@ -2,6 +2,7 @@
 #
 #   make check      deps + tree + kernel + initramfs, run the tests in QEMU, summary
 #   make vm         the same VM with an interactive shell on the serial console
+#   make bench      cost of a watched access per configuration (build/bench.txt)
 #   make build      deps + tree + kernel + initramfs, no test run
 #   make deps | tree | kernel | initramfs | lint | clean | distclean
 #
@@ -11,7 +12,7 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all check vm build deps tree kernel initramfs lint clean distclean
+.PHONY: all check vm bench build deps tree kernel initramfs lint clean distclean
 
 BUILD := build
 
@@ -36,6 +37,12 @@ check: build
 
 vm: build
 	bash scripts/run-vm.sh shell
+
+# Cost per watched access in each configuration, in guest ns; with -icount
+# shift=0 a guest ns is one instruction, so the numbers repeat exactly.
+bench: build
+	KSYM_QEMU_EXTRA="$${KSYM_QEMU_EXTRA:--icount shift=0,sleep=off}" \
+		bash scripts/run-vm.sh bench
 
 # Everything the VM boots, from a fresh clone: packages, tree, kernel, initramfs.
 build:

@@ -8,6 +8,8 @@
 #                    between KSYM-TEST-BEGIN and "KSYM-TEST-END rc=N", reboot -f
 #                    (QEMU runs with -no-reboot, so that ends it). The host
 #                    (scripts/run-vm.sh) parses the console log.
+#   ksym.mode=bench  run /bench/ksym-bench.sh (prints its table between
+#                    KSYM-BENCH-BEGIN and KSYM-BENCH-END), reboot -f.
 #   ksym.mode=shell  (default) interactive shell on the console; reboot -f on exit.
 #   ksym.verbose=N   ftracetest verbosity: 1 (default, -v: logs of failing cases),
 #                    3 (-vvv: every command of every case).
@@ -107,6 +109,10 @@ run_tests() {
 case $mode in
 test)
 	run_tests
+	finish
+	;;
+bench)
+	/bench/ksym-bench.sh || echo "KSYM-BENCH-ERROR: ksym-bench.sh failed"
 	finish
 	;;
 *)

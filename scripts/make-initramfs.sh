@@ -42,6 +42,8 @@ done < <("$BUSYBOX" --list-full)
 
 # /init
 install -m 0755 "$ROOT/scripts/guest-init.sh" init
+# The benchmark of make bench.
+install -D -m 0755 "$ROOT/bench/ksym-bench.sh" bench/ksym-bench.sh
 
 printf 'root:x:0:0:root:/root:/bin/sh\n' > etc/passwd
 printf 'root:x:0:\n' > etc/group

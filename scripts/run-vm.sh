@@ -7,6 +7,9 @@
 #                             print the summary ending in "ksym: N passed, M failed,
 #                             K skipped" (also in build/test-summary.txt); exit 0
 #                             only when nothing failed.
+#   scripts/run-vm.sh bench   run bench/ksym-bench.sh in the guest under the same
+#                             limits, print its table (also in build/bench.txt);
+#                             exit 0 only if it completed.
 #   scripts/run-vm.sh shell   interactive busybox shell on the serial console
 #                             (Ctrl-A X quits QEMU).
 # Env: KSYM_VM_TIMEOUT (s, default 1200), KSYM_VM_IDLE_TIMEOUT (s without console
@@ -55,8 +58,9 @@ shell)
 	echo "run-vm: interactive VM; Ctrl-A X quits QEMU, 'exit' in the shell stops the VM"
 	exec "${qemu[@]}"
 	;;
-test) ;;
-*) die "usage: $0 test|shell" ;;
+test) endpat='KSYM-TEST-END rc=' ;;
+bench) endpat='KSYM-BENCH-END' ;;
+*) die "usage: $0 test|bench|shell" ;;
 esac
 
 mkdir -p "$(dirname "$LOG")"
@@ -93,7 +97,7 @@ while kill -0 "$qpid" 2> /dev/null; do
 		if [[ -z $init_seen ]] && grep -q 'KSYM-INIT: .*init started' "$LOG"; then
 			init_seen=$((now - start))
 		fi
-		if [[ -z $end_seen ]] && grep -q 'KSYM-TEST-END rc=' "$LOG"; then end_seen=$now; fi
+		if [[ -z $end_seen ]] && grep -q "$endpat" "$LOG"; then end_seen=$now; fi
 	fi
 	if ((now - start >= TIMEOUT)); then
 		status=timeout
@@ -119,6 +123,15 @@ elapsed=$((SECONDS - start))
 echo
 echo "run-vm: QEMU ended after ${elapsed} s (exit status $qrc, $status);" \
 	"/init reached after ${init_seen:-?} s (host clock, 1 s resolution)"
+
+if [[ $MODE == bench ]]; then
+	sed -n '/KSYM-BENCH-BEGIN/,/KSYM-BENCH-END/p' "$LOG" | tr -d '\r' |
+		grep -v -e 'KSYM-BENCH-' -e '^\[ *[0-9]*\.[0-9]*\]' > "$ROOT/build/bench.txt" || true
+	echo "run-vm: benchmark ($status):"
+	cat "$ROOT/build/bench.txt"
+	[[ $status == ok && -n $end_seen ]] && ! grep -q 'KSYM-BENCH-ERROR' "$LOG"
+	exit
+fi
 
 awk -v status="$status" -v elapsed="$elapsed" -v smp="$SMP" -v timeout="$TIMEOUT" \
 	-v ignore="${KSYM_CONSOLE_IGNORE:-}" -f "$ROOT/scripts/parse-console.awk" "$LOG" > "$SUMMARY.tmp"
