@@ -92,6 +92,10 @@ for d in /usr/lib/x86_64-linux-gnu/traceevent/plugins /usr/lib/x86_64-linux-gnu/
 	mapfile -t plugins < <(find "$d" -name '*.so' -type f)
 	((${#plugins[@]} == 0)) || copy_with_libs "${plugins[@]}"
 done
+# Our libtraceevent plugin: trace-cmd report prints ksym_stack and ksym_branches.
+make -s -C "$ROOT/tools/ksym-plugin" plugin_ksym.so
+install -D -m 0644 "$ROOT/tools/ksym-plugin/plugin_ksym.so" \
+	usr/lib/x86_64-linux-gnu/traceevent/plugins/plugin_ksym.so
 # Sanity check: the copied loader and libraries run the copied trace-cmd.
 loader=$(ldd "$TRACE_CMD" | sed -nE 's/^[[:space:]]*(\/[^ ]+) \(.*/\1/p' | head -n 1)
 runs=$(".$loader" --library-path "$STAGE/lib/x86_64-linux-gnu:$STAGE/usr/lib/x86_64-linux-gnu" \

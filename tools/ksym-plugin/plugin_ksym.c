@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plugin_ksym.c - libtraceevent plugin for the ksym tracer's events
+ *
+ * The kernel prints ksym:ksym_stack and ksym:ksym_branches with helpers of
+ * its own (one "=> symbol+offset" line per frame, one "from -> to" line per
+ * branch), which libtraceevent cannot run from the print format: without
+ * this plugin trace-cmd report and KernelShark show "[FAILED TO PARSE]" and
+ * raw bytes. With it they print what the kernel's trace file prints, with
+ * the symbols from the trace.dat's kallsyms.
+ *
+ * Install as plugin_ksym.so in a libtraceevent plugin directory, e.g.
+ * ~/.local/lib/traceevent/plugins or /usr/lib/x86_64-linux-gnu/traceevent/plugins.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+/* One address as the kernel's %pS would, as far as kallsyms in the trace allows. */
+static void ksym_print_addr(struct trace_seq *s, struct tep_handle *tep,
+			    unsigned long long addr)
+{
+	const char *func = tep_find_function(tep, addr);
+
+	if (func)
+		trace_seq_printf(s, "%s+0x%llx", func,
+				 addr - tep_find_function_address(tep, addr));
+	else
+		trace_seq_printf(s, "0x%llx", addr);
+}
+
+/*
+ * The dynamic array @name of @event in @record, as unsigned longs of the
+ * traced kernel; returns how many there are (0 when absent), and the data
+ * in *@data.
+ */
+static int ksym_get_longs(struct trace_seq *s, struct tep_event *event,
+			  struct tep_record *record, const char *name,
+			  const char **data)
+{
+	int long_size = tep_get_long_size(event->tep);
+	int len = 0;
+
+	*data = tep_get_field_raw(s, event, name, record, &len, 1);
+	if (!*data || long_size <= 0)
+		return 0;
+	return len / long_size;
+}
+
+static unsigned long long ksym_long_at(struct tep_event *event,
+				       const char *data, int i)
+{
+	int long_size = tep_get_long_size(event->tep);
+
+	return tep_read_number(event->tep, data + i * long_size, long_size);
+}
+
+static int ksym_stack_handler(struct trace_seq *s, struct tep_record *record,
+			      struct tep_event *event, void *context)
+{
+	unsigned long long nr = 0;
+	const char *ips;
+	int i, n;
+
+	(void)context;
+	if (tep_get_field_val(s, event, "nr", record, &nr, 1))
+		return -1;
+	n = ksym_get_longs(s, event, record, "ips", &ips);
+	if ((unsigned long long)n > nr)
+		n = (int)nr;
+	for (i = 0; i < n; i++) {
+		trace_seq_puts(s, "\n => ");
+		ksym_print_addr(s, event->tep, ksym_long_at(event, ips, i));
+	}
+	return 0;
+}
+
+static int ksym_branches_handler(struct trace_seq *s, struct tep_record *record,
+				 struct tep_event *event, void *context)
+{
+	unsigned long long nr = 0, source = 0;
+	const char *ft;
+	int i, n;
+
+	(void)context;
+	if (tep_get_field_val(s, event, "nr", record, &nr, 1) ||
+	    tep_get_field_val(s, event, "source", record, &source, 1))
+		return -1;
+	trace_seq_puts(s, source == 1 ? "hardware" :
+			  source == 2 ? "software" : "none");
+	n = ksym_get_longs(s, event, record, "from_to", &ft) / 2;
+	if ((unsigned long long)n > nr)
+		n = (int)nr;
+	for (i = 0; i < n; i++) {
+		trace_seq_puts(s, "\n ");
+		ksym_print_addr(s, event->tep, ksym_long_at(event, ft, 2 * i));
+		trace_seq_puts(s, " -> ");
+		ksym_print_addr(s, event->tep, ksym_long_at(event, ft, 2 * i + 1));
+	}
+	return 0;
+}
+
+int TEP_PLUGIN_LOADER(struct tep_handle *tep)
+{
+	tep_register_event_handler(tep, -1, "ksym", "ksym_stack",
+				   ksym_stack_handler, NULL);
+	tep_register_event_handler(tep, -1, "ksym", "ksym_branches",
+				   ksym_branches_handler, NULL);
+	return 0;
+}
+
+void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
+{
+	tep_unregister_event_handler(tep, -1, "ksym", "ksym_stack",
+				     ksym_stack_handler, NULL);
+	tep_unregister_event_handler(tep, -1, "ksym", "ksym_branches",
+				     ksym_branches_handler, NULL);
+}
