@@ -33,6 +33,7 @@ initramfs:
 # The test command (README, CI): build everything, run the tests, exit non-zero
 # on any failure. The summary ends with "ksym: N passed, M failed, K skipped".
 check: build
+	$(MAKE) -s -C tools/ksym-plugin test
 	bash scripts/run-vm.sh test
 
 vm: build
