@@ -145,7 +145,6 @@ struct ksym_caller {
  * stat files sum it up with READ_ONCE and tolerate a hit in flight.
  */
 struct ksym_cpu_stats {
-	unsigned long		hits;
 	unsigned long		other;	/* callers that found no free slot */
 	struct ksym_caller	callers[KSYM_CALLER_SLOTS];
 };
@@ -173,8 +172,17 @@ struct ksym_watch {
 static DEFINE_MUTEX(ksym_mutex);
 static LIST_HEAD(ksym_watches);
 static unsigned int ksym_nr_watches;
-static unsigned int ksym_consumers;	/* ksym tracepoints in use */
 static bool ksym_armed;
+
+/*
+ * Consumers: ksym tracepoints in use, and those of them that want branch
+ * snippets. The tracepoint core tells us under event_mutex (and
+ * tracepoints_mutex), where perf_event_enable() must not be called: perf
+ * takes a context's mutex and then event_mutex (PERF_EVENT_IOC_SET_FILTER).
+ * So ksym_arm_work applies the counts; ksym_sync_arming() waits for it.
+ */
+static atomic_t ksym_consumers = ATOMIC_INIT(0);
+static atomic_t ksym_branch_users = ATOMIC_INIT(0);
 
 /* Settings in tracefs (trace_min_max_fops), under ksym_mutex. */
 static u64 ksym_stack_depth = 16;
@@ -233,7 +241,7 @@ static void ksym_count_hit(struct ksym_cpu_stats *stats, unsigned long ip)
 	struct ksym_caller *c;
 	int i;
 
-	WRITE_ONCE(stats->hits, stats->hits + 1);
+	/* A watch's hits are the sum of these: the totals always add up. */
 	for (i = 0; i < KSYM_CALLER_SLOTS; i++) {
 		c = &stats->callers[i];
 		if (c->ip == ip) {
@@ -337,15 +345,19 @@ static void ksym_hit_handler(struct perf_event *bp,
  * Breakpoints: one perf event per watch and CPU.
  */
 
+/*
+ * Writes reserve the slot with the breakpoint disabled; consumers enable it
+ * (ksym_set_armed), and a write enables what it changed only once all of
+ * it succeeded (ksym_txn_commit).
+ */
 static void ksym_fill_attr(struct perf_event_attr *attr,
-			   const struct ksym_spec *spec)
+			   const struct ksym_spec *spec, bool disabled)
 {
 	hw_breakpoint_init(attr);
 	attr->bp_addr = spec->addr;
 	attr->bp_len = spec->len;
 	attr->bp_type = spec->access;
-	/* Writes reserve the slot; consumers enable it (ksym_set_armed). */
-	attr->disabled = !ksym_armed;
+	attr->disabled = disabled;
 }
 
 static bool ksym_spec_on_cpu(const struct ksym_spec *spec, int cpu)
@@ -354,12 +366,12 @@ static bool ksym_spec_on_cpu(const struct ksym_spec *spec, int cpu)
 }
 
 static int ksym_bp_create(struct ksym_watch *watch,
-			  const struct ksym_spec *spec, int cpu)
+			  const struct ksym_spec *spec, int cpu, bool disabled)
 {
 	struct perf_event_attr attr;
 	struct perf_event *bp;
 
-	ksym_fill_attr(&attr, spec);
+	ksym_fill_attr(&attr, spec, disabled);
 	bp = perf_event_create_kernel_counter(&attr, cpu, NULL,
 					      ksym_hit_handler, watch);
 	if (IS_ERR(bp))
@@ -378,13 +390,43 @@ static void ksym_bp_release(struct ksym_watch *watch, int cpu)
 	}
 }
 
-static int ksym_bp_modify(struct ksym_watch *watch,
-			  const struct ksym_spec *spec, int cpu)
+static void ksym_bp_set_enabled(struct perf_event *bp, bool enabled)
 {
-	struct perf_event_attr attr;
+	if (enabled)
+		perf_event_enable(bp);
+	else
+		perf_event_disable(bp);
+}
 
-	ksym_fill_attr(&attr, spec);
-	return modify_user_hw_breakpoint(*per_cpu_ptr(watch->bps, cpu), &attr);
+static int ksym_bp_modify(struct ksym_watch *watch,
+			  const struct ksym_spec *spec, int cpu, bool disabled)
+{
+	struct perf_event *bp = *per_cpu_ptr(watch->bps, cpu);
+	struct perf_event_attr attr;
+	int ret;
+
+	ksym_fill_attr(&attr, spec, disabled);
+	ret = modify_user_hw_breakpoint(bp, &attr);
+	/*
+	 * On failure the event keeps its old settings but may be left
+	 * enabled or disabled according to its creation-time attr: put it
+	 * back as the watch set wants it.
+	 */
+	if (ret)
+		ksym_bp_set_enabled(bp, ksym_armed);
+	return ret;
+}
+
+/* Every online CPU of the watch has its breakpoint. */
+static bool ksym_watch_complete(struct ksym_watch *watch)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (ksym_spec_on_cpu(&watch->spec, cpu) &&
+		    !*per_cpu_ptr(watch->bps, cpu))
+			return false;
+	return true;
 }
 
 static struct ksym_watch *ksym_watch_alloc(const struct ksym_spec *spec)
@@ -436,14 +478,36 @@ static void ksym_set_armed(bool armed)
 	list_for_each_entry(watch, &ksym_watches, list) {
 		for_each_possible_cpu(cpu) {
 			bp = *per_cpu_ptr(watch->bps, cpu);
-			if (!bp)
-				continue;
-			if (armed)
-				perf_event_enable(bp);
-			else
-				perf_event_disable(bp);
+			if (bp)
+				ksym_bp_set_enabled(bp, armed);
 		}
 	}
+}
+
+static void ksym_branches_update(bool on);
+
+/* Arm or disarm, and start or stop branch snippets, as the counts say. */
+static void ksym_arm_workfn(struct work_struct *work)
+{
+	ksym_branches_update(atomic_read(&ksym_branch_users) > 0);
+
+	cpus_read_lock();
+	mutex_lock(&ksym_mutex);
+	ksym_set_armed(atomic_read(&ksym_consumers) > 0);
+	mutex_unlock(&ksym_mutex);
+	cpus_read_unlock();
+}
+
+static DECLARE_WORK(ksym_arm_work, ksym_arm_workfn);
+
+/*
+ * Wait until the watches are armed as the consumers say. Not under
+ * event_mutex: the ksym tracer's callbacks and opening ksym_trace_filter
+ * call it, so that they return with the watches armed or disarmed.
+ */
+static void ksym_sync_arming(void)
+{
+	flush_work(&ksym_arm_work);
 }
 
 /*
@@ -454,23 +518,15 @@ static void ksym_set_armed(bool armed)
  */
 static int ksym_event_reg(void)
 {
-	cpus_read_lock();
-	mutex_lock(&ksym_mutex);
-	if (!ksym_consumers++)
-		ksym_set_armed(true);
-	mutex_unlock(&ksym_mutex);
-	cpus_read_unlock();
+	atomic_inc(&ksym_consumers);
+	schedule_work(&ksym_arm_work);
 	return 0;
 }
 
 static void ksym_event_unreg(void)
 {
-	cpus_read_lock();
-	mutex_lock(&ksym_mutex);
-	if (!--ksym_consumers)
-		ksym_set_armed(false);
-	mutex_unlock(&ksym_mutex);
-	cpus_read_unlock();
+	atomic_dec(&ksym_consumers);
+	schedule_work(&ksym_arm_work);
 }
 
 /* ------------------------------------------------------------------------
@@ -530,6 +586,7 @@ static int ksym_lbr_start(void)
 	return ret;
 }
 
+#ifdef CONFIG_FUNCTION_TRACER
 static void ksym_trail_func(unsigned long ip, unsigned long parent_ip,
 			    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
@@ -550,6 +607,26 @@ static struct ftrace_ops ksym_trail_ops = {
 	.flags	= FTRACE_OPS_FL_RECURSION,
 };
 
+static int ksym_trail_start(void)
+{
+	return register_ftrace_function(&ksym_trail_ops);
+}
+
+static void ksym_trail_stop(void)
+{
+	unregister_ftrace_function(&ksym_trail_ops);
+}
+#else
+static int ksym_trail_start(void)
+{
+	return -ENODEV;
+}
+
+static void ksym_trail_stop(void)
+{
+}
+#endif /* CONFIG_FUNCTION_TRACER */
+
 /* Start the source ksym_branch_mode asks for. Under ksym_branch_mutex. */
 static int ksym_branches_start(void)
 {
@@ -564,9 +641,7 @@ static int ksym_branches_start(void)
 	}
 	if (ksym_branch_mode == KSYM_BRANCH_HARDWARE)
 		return ret;
-	if (!IS_ENABLED(CONFIG_FUNCTION_TRACER))
-		return -ENODEV;
-	ret = register_ftrace_function(&ksym_trail_ops);
+	ret = ksym_trail_start();
 	if (!ret)
 		ksym_branch_active = KSYM_BRANCH_SW;
 	return ret;
@@ -577,28 +652,36 @@ static void ksym_branches_stop(void)
 	if (ksym_branch_active == KSYM_BRANCH_HW)
 		ksym_lbr_stop();
 	else if (ksym_branch_active == KSYM_BRANCH_SW)
-		unregister_ftrace_function(&ksym_trail_ops);
+		ksym_trail_stop();
 	WRITE_ONCE(ksym_branch_active, KSYM_BRANCH_NONE);
 }
 
-static int ksym_branches_reg(void)
+/* From ksym_arm_work: snippets are wanted (@on) or not. */
+static void ksym_branches_update(bool on)
 {
 	int ret;
 
 	mutex_lock(&ksym_branch_mutex);
-	ret = ksym_branches_start();
+	if (on && ksym_branch_active == KSYM_BRANCH_NONE) {
+		ret = ksym_branches_start();
+		if (ret)
+			pr_warn("no branch snippets: %d\n", ret);
+	} else if (!on && ksym_branch_active != KSYM_BRANCH_NONE) {
+		ksym_branches_stop();
+	}
 	mutex_unlock(&ksym_branch_mutex);
-	if (ret)
-		return ret;
+}
+
+static int ksym_branches_reg(void)
+{
+	atomic_inc(&ksym_branch_users);
 	return ksym_event_reg();
 }
 
 static void ksym_branches_unreg(void)
 {
+	atomic_dec(&ksym_branch_users);
 	ksym_event_unreg();
-	mutex_lock(&ksym_branch_mutex);
-	ksym_branches_stop();
-	mutex_unlock(&ksym_branch_mutex);
 }
 
 /* ------------------------------------------------------------------------
@@ -624,6 +707,7 @@ enum ksym_err {
 	KSYM_ERR_BAD_CPULIST,
 	KSYM_ERR_NO_SUCH_WATCH,
 	KSYM_ERR_TOO_MANY,
+	KSYM_ERR_MODULE_GOING,
 	KSYM_ERR_NO_SLOT,
 	KSYM_ERR_REG_FAILED,
 	KSYM_ERR_NO_MEM,
@@ -652,6 +736,7 @@ static const char *ksym_err_text[] = {
 	[KSYM_ERR_BAD_CPULIST]	= "Invalid CPU list",
 	[KSYM_ERR_NO_SUCH_WATCH] = "No such watch to remove",
 	[KSYM_ERR_TOO_MANY]	= "Too many watches",
+	[KSYM_ERR_MODULE_GOING]	= "The module of this address is going away",
 	[KSYM_ERR_NO_SLOT]	= "No free hardware breakpoint slot",
 	[KSYM_ERR_REG_FAILED]	= "The breakpoint core refused this watch",
 	[KSYM_ERR_NO_MEM]	= "Out of memory",
@@ -972,6 +1057,23 @@ static struct ksym_want *ksym_txn_find(struct ksym_txn *txn,
 	return NULL;
 }
 
+/*
+ * kallsyms still finds a module's symbols while it is going away: refuse
+ * them. Once a module is going, its notifier (which waits for ksym_mutex,
+ * held here) removes the watches on it.
+ */
+static bool ksym_module_going(unsigned long addr)
+{
+	struct module *mod;
+	bool going;
+
+	preempt_disable();
+	mod = __module_address(addr);
+	going = mod && mod->state == MODULE_STATE_GOING;
+	preempt_enable();
+	return going;
+}
+
 /* Fold the entries into the desired set, starting from the current one. */
 static int ksym_txn_fold(struct ksym_txn *txn, struct ksym_entry *entries,
 			 int nr_entries)
@@ -1018,10 +1120,15 @@ static int ksym_txn_fold(struct ksym_txn *txn, struct ksym_entry *entries,
 					if (watch->spec.addr == e->spec.addr)
 						w->watch = watch;
 			}
+			if (ksym_module_going(e->spec.addr))
+				return ksym_entry_fail(e, KSYM_ERR_MODULE_GOING,
+						       0, -ENOENT);
 			w->spec = e->spec;
 			w->entry = e;
+			/* Unchanged, and not missing a CPU (see hotplug). */
 			w->keep = w->watch &&
-				  ksym_spec_equal(&w->spec, &w->watch->spec);
+				  ksym_spec_equal(&w->spec, &w->watch->spec) &&
+				  ksym_watch_complete(w->watch);
 			break;
 		}
 	}
@@ -1052,10 +1159,12 @@ static void ksym_txn_rollback(struct ksym_txn *txn)
 			ksym_bp_release(u->watch, u->cpu);
 			break;
 		case KSYM_UNDO_RELEASE:
-			ret = ksym_bp_create(u->watch, &u->watch->spec, u->cpu);
+			ret = ksym_bp_create(u->watch, &u->watch->spec, u->cpu,
+					     !ksym_armed);
 			break;
 		case KSYM_UNDO_MODIFY:
-			ret = ksym_bp_modify(u->watch, &u->watch->spec, u->cpu);
+			ret = ksym_bp_modify(u->watch, &u->watch->spec, u->cpu,
+					     !ksym_armed);
 			break;
 		}
 		/*
@@ -1130,15 +1239,18 @@ static int ksym_txn_apply(struct ksym_txn *txn, struct list_head *gone)
 		for_each_online_cpu(cpu) {
 			if (!ksym_spec_on_cpu(&w->spec, cpu))
 				continue;
+			/* Disabled until the whole write has succeeded. */
 			bp = *per_cpu_ptr(w->watch->bps, cpu);
 			if (bp) {
-				ret = ksym_bp_modify(w->watch, &w->spec, cpu);
+				ret = ksym_bp_modify(w->watch, &w->spec, cpu,
+						     true);
 				if (ret)
 					goto fail;
 				ksym_txn_log(txn, KSYM_UNDO_MODIFY, w->watch,
 					     cpu);
 			} else {
-				ret = ksym_bp_create(w->watch, &w->spec, cpu);
+				ret = ksym_bp_create(w->watch, &w->spec, cpu,
+						     true);
 				if (ret)
 					goto fail;
 				ksym_txn_log(txn, KSYM_UNDO_CREATE, w->watch,
@@ -1175,11 +1287,20 @@ static void ksym_txn_commit(struct ksym_txn *txn, struct list_head *gone)
 	}
 	for (i = 0; i < txn->nr_want; i++) {
 		struct ksym_want *w = &txn->want[i];
+		struct perf_event *bp;
+		int cpu;
 
 		w->watch->spec = w->spec;
 		if (!w->watch->list.next) {
 			list_add_tail(&w->watch->list, &ksym_watches);
 			ksym_nr_watches++;
+		}
+		if (w->keep || !ksym_armed)
+			continue;
+		for_each_online_cpu(cpu) {
+			bp = *per_cpu_ptr(w->watch->bps, cpu);
+			if (bp)
+				perf_event_enable(bp);
 		}
 	}
 }
@@ -1297,8 +1418,9 @@ out:
 
 /* Data of a write not yet applied: an entry still being written. */
 struct ksym_filter_buf {
-	char	*data;
-	size_t	len;
+	struct mutex	lock;	/* write() is not always serialized */
+	char		*data;
+	size_t		len;
 };
 
 static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
@@ -1311,6 +1433,7 @@ static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
 
 	if (!cnt)
 		return 0;
+	guard(mutex)(&fb->lock);
 	if (fb->len + cnt >= KSYM_WRITE_MAX) {
 		struct ksym_entry e = { .text = "", .err = KSYM_ERR_TOO_LONG };
 
@@ -1336,8 +1459,11 @@ static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
 	ret = ksym_write_entries(fb->data);
 	fb->len -= end;
 	memmove(fb->data, fb->data + end, fb->len + 1);
-	if (ret)
+	if (ret) {
+		/* A failed write takes the rest of what it carried with it. */
+		fb->len = 0;
 		return ret;
+	}
 	*ppos += cnt;
 	return cnt;
 }
@@ -1388,6 +1514,9 @@ static int ksym_filter_open(struct inode *inode, struct file *file)
 	if (ret)
 		return ret;
 
+	/* Readers see, and writers change, the watches armed as they are. */
+	ksym_sync_arming();
+
 	if (file->f_mode & FMODE_WRITE) {
 		fb = kzalloc(sizeof(*fb), GFP_KERNEL);
 		if (fb)
@@ -1396,6 +1525,7 @@ static int ksym_filter_open(struct inode *inode, struct file *file)
 			kfree(fb);
 			return -ENOMEM;
 		}
+		mutex_init(&fb->lock);
 	}
 	ret = seq_open(file, &ksym_filter_seq_ops);
 	if (ret) {
@@ -1413,7 +1543,10 @@ static int ksym_filter_apply_pending(struct ksym_filter_buf *fb)
 {
 	int ret;
 
-	if (!fb || !fb->len)
+	if (!fb)
+		return 0;
+	guard(mutex)(&fb->lock);
+	if (!fb->len)
 		return 0;
 	ret = ksym_write_entries(fb->data);
 	fb->len = 0;
@@ -1514,7 +1647,6 @@ static int ksym_sum_callers(struct ksym_watch *watch,
 	*total = 0;
 	for_each_possible_cpu(cpu) {
 		s = per_cpu_ptr(watch->stats, cpu);
-		*total += READ_ONCE(s->hits);
 		other += READ_ONCE(s->other);
 		for (i = 0; i < KSYM_CALLER_SLOTS; i++) {
 			/* Pairs with ksym_count_hit(): ip, then hits. */
@@ -1536,8 +1668,10 @@ static int ksym_sum_callers(struct ksym_watch *watch,
 				nr++;
 			}
 			rows[j]->caller_hits += hits;
+			*total += hits;
 		}
 	}
+	*total += other;
 	if (other) {
 		rows[nr] = ksym_row_new(watch, idx);
 		if (!rows[nr])
@@ -1805,10 +1939,14 @@ static int ksym_tracer_probes(bool on)
 static int ksym_tracer_set_flag(struct trace_array *tr, u32 old_flags,
 				u32 bit, int set)
 {
+	int ret;
+
 	/* Unchanged, or not current anywhere: nothing to (un)register. */
 	if (!!(old_flags & bit) == !!set || list_empty(&ksym_instances))
 		return 0;
-	return ksym_tracer_probe(bit, set);
+	ret = ksym_tracer_probe(bit, set);
+	ksym_sync_arming();
+	return ret;
 }
 
 static int ksym_tracer_init(struct trace_array *tr)
@@ -1845,6 +1983,7 @@ static int ksym_tracer_init(struct trace_array *tr)
 			kfree(ins);
 			return ret;
 		}
+		ksym_sync_arming();
 	}
 	return 0;
 }
@@ -1859,8 +1998,10 @@ static void ksym_tracer_reset(struct trace_array *tr)
 	if (WARN_ON_ONCE(!found))
 		return;
 	list_del_rcu(&found->list);
-	if (list_empty(&ksym_instances))
+	if (list_empty(&ksym_instances)) {
 		ksym_tracer_probes(false);
+		ksym_sync_arming();
+	}
 	tracepoint_synchronize_unregister();
 	kfree(found);
 }
@@ -1903,6 +2044,7 @@ static int ksym_branch_source_show(struct seq_file *m, void *v)
 {
 	int i;
 
+	ksym_sync_arming();
 	mutex_lock(&ksym_branch_mutex);
 	for (i = 0; i < ARRAY_SIZE(ksym_branch_mode_names); i++)
 		seq_printf(m, i == ksym_branch_mode ? "%s[%s]" : "%s%s",
@@ -1939,6 +2081,7 @@ static ssize_t ksym_branch_source_write(struct file *file,
 
 	i = match_string(ksym_branch_mode_names,
 			 ARRAY_SIZE(ksym_branch_mode_names), mode);
+	ksym_sync_arming();
 	mutex_lock(&ksym_branch_mutex);
 	if (i < 0)
 		err = KSYM_BERR_BAD_MODE;
@@ -1995,7 +2138,7 @@ static int ksym_cpu_online(unsigned int cpu)
 	list_for_each_entry(watch, &ksym_watches, list) {
 		if (!ksym_spec_on_cpu(&watch->spec, cpu))
 			continue;
-		ret = ksym_bp_create(watch, &watch->spec, cpu);
+		ret = ksym_bp_create(watch, &watch->spec, cpu, !ksym_armed);
 		if (ret)
 			pr_warn("cannot watch %s on CPU %u: %d\n",
 				watch->spec.target, cpu, ret);
