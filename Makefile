@@ -53,7 +53,7 @@ build:
 	bash scripts/make-initramfs.sh
 
 lint:
-	shellcheck scripts/*.sh .ci/run
+	shellcheck scripts/*.sh bench/*.sh .ci/run
 
 # Keeps the unpacked (and patched) kernel source.
 clean:
