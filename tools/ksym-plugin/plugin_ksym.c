@@ -102,19 +102,31 @@ static int ksym_branches_handler(struct trace_seq *s, struct tep_record *record,
 	return 0;
 }
 
+static const struct {
+	const char		*event;
+	tep_event_handler_func	handler;
+} ksym_handlers[] = {
+	{ "ksym_stack",		ksym_stack_handler },
+	{ "ksym_branches",	ksym_branches_handler },
+};
+
+#define KSYM_NR_HANDLERS (sizeof(ksym_handlers) / sizeof(ksym_handlers[0]))
+
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
-	tep_register_event_handler(tep, -1, "ksym", "ksym_stack",
-				   ksym_stack_handler, NULL);
-	tep_register_event_handler(tep, -1, "ksym", "ksym_branches",
-				   ksym_branches_handler, NULL);
+	size_t i;
+
+	for (i = 0; i < KSYM_NR_HANDLERS; i++)
+		tep_register_event_handler(tep, -1, "ksym", ksym_handlers[i].event,
+					   ksym_handlers[i].handler, NULL);
 	return 0;
 }
 
 void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
-	tep_unregister_event_handler(tep, -1, "ksym", "ksym_stack",
-				     ksym_stack_handler, NULL);
-	tep_unregister_event_handler(tep, -1, "ksym", "ksym_branches",
-				     ksym_branches_handler, NULL);
+	size_t i;
+
+	for (i = 0; i < KSYM_NR_HANDLERS; i++)
+		tep_unregister_event_handler(tep, -1, "ksym", ksym_handlers[i].event,
+					     ksym_handlers[i].handler, NULL);
 }
