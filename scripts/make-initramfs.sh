@@ -8,12 +8,14 @@
 # /lib/modules from build/modroot; Debian's trace-cmd with its shared libraries,
 # the dynamic loader and the libtraceevent plugins. /dev/console comes from the
 # kernel's built-in default initramfs, which this archive is unpacked over.
+# Env: KSYM_STAGE (staging directory), KSYM_INITRD (output archive), so that
+# differently filled archives can be built side by side.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TREE=${KSYM_TREE:-$ROOT/build/linux-source-6.12}
-STAGE=$ROOT/build/initramfs-root
-OUT=$ROOT/build/initramfs.cpio.gz
+STAGE=${KSYM_STAGE:-$ROOT/build/initramfs-root}
+OUT=${KSYM_INITRD:-$ROOT/build/initramfs.cpio.gz}
 BUSYBOX=${KSYM_BUSYBOX:-/bin/busybox}
 
 say() { printf 'make-initramfs: %s\n' "$*"; }

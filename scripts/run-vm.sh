@@ -21,15 +21,16 @@
 # vCPU, a vCPU sometimes ran code another vCPU had just patched back from int3,
 # and ftrace's text patching oopsed "int3" in 2 of 6 runs; single-threaded TCG
 # costs ~10 s and did not), KSYM_CONSOLE_IGNORE (ERE of kernel lines not to count as problems),
-# KSYM_QUIET=1 (do not stream the console), KSYM_KERNEL / KSYM_INITRD (other images).
+# KSYM_QUIET=1 (do not stream the console), KSYM_KERNEL / KSYM_INITRD (other images),
+# KSYM_LOG / KSYM_SUMMARY (other console log and summary paths, so runs can overlap).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MODE=${1:-test}
 KERNEL=${KSYM_KERNEL:-$ROOT/build/obj/arch/x86/boot/bzImage}
 INITRD=${KSYM_INITRD:-$ROOT/build/initramfs.cpio.gz}
-LOG=$ROOT/build/console.log
-SUMMARY=$ROOT/build/test-summary.txt
+LOG=${KSYM_LOG:-$ROOT/build/console.log}
+SUMMARY=${KSYM_SUMMARY:-$ROOT/build/test-summary.txt}
 SMP=${KSYM_SMP:-2}
 MEM=${KSYM_MEM:-1024}
 TIMEOUT=${KSYM_VM_TIMEOUT:-1200}
