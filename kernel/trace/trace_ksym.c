@@ -38,6 +38,10 @@
 #include <linux/stacktrace.h>
 #include <linux/static_call.h>
 #include <linux/ftrace.h>
+#include <linux/security.h>
+#include <linux/vmalloc.h>
+#include <linux/mm.h>
+#include <asm/sections.h>
 
 #include "trace.h"
 #include "trace_stat.h"
@@ -86,6 +90,7 @@ static const char *ksym_print_branches(struct trace_seq *p,
 #define KSYM_WRITE_MAX		4096	/* most data applied as one write */
 #define KSYM_TARGET_MAX		(MODULE_NAME_LEN + KSYM_NAME_LEN + 24)
 #define KSYM_MAX_WATCHES	32
+#define KSYM_MAX_ENTRIES	(2 * KSYM_MAX_WATCHES)	/* in one write */
 #define KSYM_CALLER_SLOTS	16	/* accessor slots per watch and CPU */
 #define KSYM_STACK_MAX		64	/* deepest callchain */
 #define KSYM_BRANCH_MAX		64	/* longest branch snippet */
@@ -120,6 +125,9 @@ static_assert(HW_BREAKPOINT_R == 1 && HW_BREAKPOINT_W == 2 &&
  * @len:      bytes watched: 1, 2, 4 or 8
  * @access:   HW_BREAKPOINT_R/W/X bits
  * @all_cpus: no @CPULIST was given: watch on every CPU
+ * @has_value: the range is RAM, so the hit path may read the value the
+ *            access left; never for device memory, where a read can have
+ *            side effects, nor for execute watches
  * @cpus:     CPUs to watch on when !@all_cpus
  * @target:   canonical spelling of the target, e.g. "jiffies_64",
  *            "mod:sym+0x8" or "0xffffffff81234560"
@@ -129,6 +137,7 @@ struct ksym_spec {
 	unsigned int		len;
 	unsigned int		access;
 	bool			all_cpus;
+	bool			has_value;
 	struct cpumask		cpus;
 	char			target[KSYM_TARGET_MAX];
 };
@@ -236,6 +245,39 @@ static unsigned long ksym_regs_flags(struct pt_regs *regs)
 #endif
 }
 
+/*
+ * Load the watched range as an integer of its size, so that the value is
+ * right on either endianness. Only called for RAM (ksym_spec.has_value);
+ * the nofault copy still covers memory freed under a watch.
+ */
+static bool ksym_read_value(unsigned long addr, unsigned int len, u64 *val)
+{
+	union {
+		u8	b;
+		u16	h;
+		u32	w;
+		u64	q;
+	} v;
+
+	if (copy_from_kernel_nofault(&v, (void *)addr, len))
+		return false;
+	switch (len) {
+	case 1:
+		*val = v.b;
+		break;
+	case 2:
+		*val = v.h;
+		break;
+	case 4:
+		*val = v.w;
+		break;
+	default:
+		*val = v.q;
+		break;
+	}
+	return true;
+}
+
 static void ksym_count_hit(struct ksym_cpu_stats *stats, unsigned long ip)
 {
 	struct ksym_caller *c;
@@ -324,9 +366,8 @@ static void ksym_hit_handler(struct perf_event *bp,
 	 * Data breakpoints trap after the access: this reads the value the
 	 * access left. DR7 is cleared while #DB runs, so it cannot recurse.
 	 */
-	if (!(rec.access & KSYM_ACCESS_X) &&
-	    copy_from_kernel_nofault(&rec.value, (void *)rec.addr, rec.len))
-		rec.value = 0;
+	if (READ_ONCE(watch->spec.has_value))
+		rec.has_value = ksym_read_value(rec.addr, rec.len, &rec.value);
 
 	ksym_count_hit(this_cpu_ptr(watch->stats), rec.ip);
 	trace_ksym_hit(&rec);
@@ -417,16 +458,33 @@ static int ksym_bp_modify(struct ksym_watch *watch,
 	return ret;
 }
 
+/*
+ * Online CPUs of the watch without their breakpoint, into @missing when
+ * given: a slot taken by ptrace or perf while a failed write was undone,
+ * or none free when a CPU came online. Returns how many.
+ */
+static int ksym_watch_missing(struct ksym_watch *watch,
+			      struct cpumask *missing)
+{
+	int cpu, nr = 0;
+
+	if (missing)
+		cpumask_clear(missing);
+	for_each_online_cpu(cpu) {
+		if (ksym_spec_on_cpu(&watch->spec, cpu) &&
+		    !*per_cpu_ptr(watch->bps, cpu)) {
+			nr++;
+			if (missing)
+				cpumask_set_cpu(cpu, missing);
+		}
+	}
+	return nr;
+}
+
 /* Every online CPU of the watch has its breakpoint. */
 static bool ksym_watch_complete(struct ksym_watch *watch)
 {
-	int cpu;
-
-	for_each_online_cpu(cpu)
-		if (ksym_spec_on_cpu(&watch->spec, cpu) &&
-		    !*per_cpu_ptr(watch->bps, cpu))
-			return false;
-	return true;
+	return !ksym_watch_missing(watch, NULL);
 }
 
 static struct ksym_watch *ksym_watch_alloc(const struct ksym_spec *spec)
@@ -501,9 +559,13 @@ static void ksym_arm_workfn(struct work_struct *work)
 static DECLARE_WORK(ksym_arm_work, ksym_arm_workfn);
 
 /*
- * Wait until the watches are armed as the consumers say. Not under
- * event_mutex: the ksym tracer's callbacks and opening ksym_trace_filter
- * call it, so that they return with the watches armed or disarmed.
+ * Wait until the watches are armed as the consumers say. Never with a
+ * tracing lock held: the work takes perf context mutexes, and perf takes
+ * ctx->mutex before event_mutex (inheriting a tracepoint event at fork),
+ * while the tracing core holds event_mutex and trace_types_lock (taken
+ * after event_mutex) around every tracer callback. So the tracer's
+ * callbacks only schedule the work, and opening ksym_trace_filter, with no
+ * lock held, is where a user waits for it.
  */
 static void ksym_sync_arming(void)
 {
@@ -688,59 +750,51 @@ static void ksym_branches_unreg(void)
  * Parser: one entry, TARGET[/LEN]:ACCESS[@CPULIST], into a ksym_spec.
  */
 
-enum ksym_err {
-	KSYM_ERR_BAD_ENTRY,
-	KSYM_ERR_TOO_LONG,
-	KSYM_ERR_BAD_ACCESS,
-	KSYM_ERR_NO_READ_ONLY,
-	KSYM_ERR_BAD_SYMBOL,
-	KSYM_ERR_NO_SYMBOL,
-	KSYM_ERR_BAD_OFFSET,
-	KSYM_ERR_BAD_ADDR,
-	KSYM_ERR_USER_ADDR,
-	KSYM_ERR_NO_MEMORY_AT,
-	KSYM_ERR_BAD_LEN,
-	KSYM_ERR_NEED_LEN,
-	KSYM_ERR_MISALIGNED,
-	KSYM_ERR_NOT_TEXT,
-	KSYM_ERR_EXEC_LEN,
-	KSYM_ERR_BAD_CPULIST,
-	KSYM_ERR_NO_SUCH_WATCH,
-	KSYM_ERR_TOO_MANY,
-	KSYM_ERR_MODULE_GOING,
-	KSYM_ERR_NO_SLOT,
-	KSYM_ERR_REG_FAILED,
-	KSYM_ERR_NO_MEM,
-};
+/*
+ * Errors of ksym_trace_filter, with their error_log texts: one list makes
+ * both the codes and the texts.
+ */
+#define KSYM_ERRORS							\
+	C(BAD_ENTRY,	"Expected TARGET[/LEN]:ACCESS[@CPULIST]"),	\
+	C(TOO_LONG,	"Entry is too long"),				\
+	C(TOO_MANY_ENTRIES, "Too many entries in one write"),		\
+	C(NUL_BYTE,	"NUL byte in the written data"),		\
+	C(BAD_ACCESS,	"Access must be one of rw-, -w-, r--, --x or ---"), \
+	C(NO_READ_ONLY,	"This CPU cannot watch reads alone: use rw-"),	\
+	C(BAD_SYMBOL,	"Invalid character in symbol name"),		\
+	C(NO_SYMBOL,	"Unknown symbol"),				\
+	C(BAD_OFFSET,	"Invalid offset"),				\
+	C(BAD_ADDR,	"Invalid address"),				\
+	C(USER_ADDR,	"User-space address: only kernel addresses can be watched"), \
+	C(NO_MEMORY_AT,	"No kernel memory at this address"),		\
+	C(INIT_FREED,	"Init memory, freed after initialization"),	\
+	C(BAD_LEN,	"Length must be 1, 2, 4 or 8"),			\
+	C(NEED_LEN,	"Symbol size is not 1, 2, 4 or 8 bytes: give /LEN"), \
+	C(MISALIGNED,	"Address is not aligned to the length"),	\
+	C(NOT_TEXT,	"--x needs an instruction address"),		\
+	C(EXEC_LEN,	"--x watches are sizeof(long) bytes: give no /LEN"), \
+	C(BAD_CPULIST,	"Invalid CPU list"),				\
+	C(NO_SUCH_WATCH, "No such watch to remove"),			\
+	C(TOO_MANY,	"Too many watches"),				\
+	C(MODULE_GOING,	"The module of this address is going away"),	\
+	C(LOCKDOWN,	"Kernel is locked down: no new watches"),	\
+	C(NO_SLOT,	"No free hardware breakpoint slot"),		\
+	C(REG_FAILED,	"The breakpoint core refused this watch"),	\
+	C(NO_MEM,	"Out of memory"),				\
+	C(ROLLBACK,	"Failed write not fully undone: a watch lost CPUs, see ksym_trace_filter")
+
+#undef C
+#define C(a, b)		KSYM_ERR_##a
+enum ksym_err { KSYM_ERRORS };
 
 /*
  * For error_log: tracing_log_err() keeps a pointer to these. Not "* const":
  * its prototype takes "const char **", as for trace_probe_err_text.
  */
-static const char *ksym_err_text[] = {
-	[KSYM_ERR_BAD_ENTRY]	= "Expected TARGET[/LEN]:ACCESS[@CPULIST]",
-	[KSYM_ERR_TOO_LONG]	= "Entry is too long",
-	[KSYM_ERR_BAD_ACCESS]	= "Access must be one of rw-, -w-, r--, --x or ---",
-	[KSYM_ERR_NO_READ_ONLY]	= "This CPU cannot watch reads alone: use rw-",
-	[KSYM_ERR_BAD_SYMBOL]	= "Invalid character in symbol name",
-	[KSYM_ERR_NO_SYMBOL]	= "Unknown symbol",
-	[KSYM_ERR_BAD_OFFSET]	= "Invalid offset",
-	[KSYM_ERR_BAD_ADDR]	= "Invalid address",
-	[KSYM_ERR_USER_ADDR]	= "User-space address: only kernel addresses can be watched",
-	[KSYM_ERR_NO_MEMORY_AT]	= "No readable kernel memory at this address",
-	[KSYM_ERR_BAD_LEN]	= "Length must be 1, 2, 4 or 8",
-	[KSYM_ERR_NEED_LEN]	= "Symbol size is not 1, 2, 4 or 8 bytes: give /LEN",
-	[KSYM_ERR_MISALIGNED]	= "Address is not aligned to the length",
-	[KSYM_ERR_NOT_TEXT]	= "--x needs an instruction address",
-	[KSYM_ERR_EXEC_LEN]	= "--x watches are sizeof(long) bytes: give no /LEN",
-	[KSYM_ERR_BAD_CPULIST]	= "Invalid CPU list",
-	[KSYM_ERR_NO_SUCH_WATCH] = "No such watch to remove",
-	[KSYM_ERR_TOO_MANY]	= "Too many watches",
-	[KSYM_ERR_MODULE_GOING]	= "The module of this address is going away",
-	[KSYM_ERR_NO_SLOT]	= "No free hardware breakpoint slot",
-	[KSYM_ERR_REG_FAILED]	= "The breakpoint core refused this watch",
-	[KSYM_ERR_NO_MEM]	= "Out of memory",
-};
+#undef C
+#define C(a, b)		b
+static const char *ksym_err_text[] = { KSYM_ERRORS };
+#undef C
 
 enum ksym_op {
 	KSYM_OP_SET,		/* add the watch or change its access/len/CPUs */
@@ -879,6 +933,94 @@ static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
 	return 0;
 }
 
+/*
+ * Is @addr in RAM (its range is naturally aligned, so in one page)? Then
+ * reading it has no side effect. The direct map and the kernel image are
+ * checked through their pfn, vmalloc and module space through the page
+ * mapped there; ioremap space and anything else (fixmaps) is not read.
+ */
+static bool ksym_is_ram(unsigned long addr)
+{
+	struct vm_struct *area;
+	struct page *page;
+
+	if (virt_addr_valid((void *)addr))
+		return page_is_ram(page_to_pfn(virt_to_page((void *)addr))) == 1;
+	if (!is_vmalloc_or_module_addr((void *)addr))
+		return false;
+	/* ioremap space: registers, never read. */
+	area = find_vm_area((void *)addr);
+	if (!area || (area->flags & VM_IOREMAP))
+		return false;
+	page = vmalloc_to_page((void *)addr);
+	return page && page_is_ram(page_to_pfn(page)) == 1;
+}
+
+/*
+ * Last checks of a watch's memory, with ksym_mutex held so that a module
+ * cannot finish going away under them (its notifier waits for the mutex):
+ * refuse init memory that is freed, a module that is going, and addresses
+ * with nothing mapped; find out whether the value may be read on a hit.
+ */
+static int ksym_check_memory(struct ksym_entry *e)
+{
+	struct ksym_spec *spec = &e->spec;
+	unsigned long addr = spec->addr;
+	struct module *mod;
+	u64 dummy;
+	int err = -1;
+
+	/* The kernel's init sections are freed after boot. */
+	if (system_state >= SYSTEM_FREEING_INITMEM &&
+	    init_section_intersects((void *)addr, spec->len))
+		return ksym_entry_fail(e, KSYM_ERR_INIT_FREED, 0, -EFAULT);
+
+	/* A module's init sections are freed once it is live. */
+	preempt_disable();
+	mod = __module_address(addr);
+	if (mod && mod->state == MODULE_STATE_GOING)
+		err = KSYM_ERR_MODULE_GOING;
+	else if (mod && within_module_init(addr, mod) &&
+		 mod->state != MODULE_STATE_COMING)
+		err = KSYM_ERR_INIT_FREED;
+	preempt_enable();
+	if (err >= 0)
+		return ksym_entry_fail(e, err, 0,
+				       err == KSYM_ERR_MODULE_GOING ? -ENOENT :
+								      -EFAULT);
+
+	if (spec->access == KSYM_ACCESS_X)
+		return 0;
+	spec->has_value = ksym_is_ram(addr);
+	if (spec->has_value) {
+		if (!ksym_read_value(addr, spec->len, &dummy))
+			return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0,
+					       -EFAULT);
+		return 0;
+	}
+	/* Device memory is watched, never read: it must be mapped. */
+	if (!is_vmalloc_addr((void *)addr) || !find_vm_area((void *)addr))
+		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
+	return 0;
+}
+
+/*
+ * The length of a watch given without /LEN: the symbol's extent (0 when
+ * unknown, as for SYMBOL+OFFSET and 0xADDRESS) when it is a length a debug
+ * register takes, else 0: the user must say.
+ */
+static unsigned int ksym_default_len(unsigned long symsize)
+{
+	switch (symsize) {
+	case 1:
+	case 2:
+	case 4:
+	case 8:
+		return symsize;
+	}
+	return 0;
+}
+
 /**
  * ksym_parse_entry - parse one ksym_trace_filter entry
  * @e:    entry with @e->text set to the NUL-terminated entry text
@@ -895,7 +1037,7 @@ static int ksym_parse_entry(struct ksym_entry *e)
 	char *buf __free(kfree) = kmalloc(KSYM_ENTRY_MAX, GFP_KERNEL);
 	struct ksym_spec *spec = &e->spec;
 	char *at, *colon, *slash;
-	unsigned long symsize, dummy;
+	unsigned long symsize;
 	unsigned int len = 0;
 	int ret;
 
@@ -969,20 +1111,17 @@ static int ksym_parse_entry(struct ksym_entry *e)
 			return ksym_entry_fail(e, KSYM_ERR_NOT_TEXT, 0, -EINVAL);
 		len = sizeof(long);
 	} else if (!len) {
-		if (symsize != 1 && symsize != 2 && symsize != 4 &&
-		    symsize != 8)
+		len = ksym_default_len(symsize);
+		if (!len)
 			return ksym_entry_fail(e, KSYM_ERR_NEED_LEN,
 					       colon - buf, -EINVAL);
-		len = symsize;
 	}
 	spec->len = len;
 
 	/* Instruction breakpoints take any address; data ones are aligned. */
 	if (spec->access != KSYM_ACCESS_X && !IS_ALIGNED(spec->addr, len))
 		return ksym_entry_fail(e, KSYM_ERR_MISALIGNED, 0, -EINVAL);
-	if (copy_from_kernel_nofault(&dummy, (void *)spec->addr, len))
-		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
-	return 0;
+	return ksym_check_memory(e);
 }
 
 /*
@@ -1021,12 +1160,18 @@ struct ksym_want {
 	bool			keep;		/* exists and is unchanged */
 };
 
-enum ksym_undo_op { KSYM_UNDO_CREATE, KSYM_UNDO_RELEASE, KSYM_UNDO_MODIFY };
+enum ksym_undo_op { KSYM_UNDO_CREATE, KSYM_UNDO_RELEASE, KSYM_UNDO_MODIFY,
+		   KSYM_NR_UNDO };
 
+/*
+ * The undo log of one watch: a CPU bitmap per kind of step. A write
+ * touches at most the watches there are plus the ones it adds, so the log
+ * is bounded by KSYM_MAX_WATCHES and the number of CPU ids, never by the
+ * size of the write.
+ */
 struct ksym_undo {
-	enum ksym_undo_op	op;
 	struct ksym_watch	*watch;
-	int			cpu;
+	unsigned long		*cpus[KSYM_NR_UNDO];
 };
 
 struct ksym_txn {
@@ -1035,6 +1180,8 @@ struct ksym_txn {
 	struct ksym_undo	*undo;
 	int			nr_undo;
 	int			max_undo;
+	unsigned long		*bits;		/* the bitmaps of @undo */
+	int			lost;		/* not restored by rollback */
 };
 
 static bool ksym_spec_equal(const struct ksym_spec *a,
@@ -1055,23 +1202,6 @@ static struct ksym_want *ksym_txn_find(struct ksym_txn *txn,
 		if (txn->want[i].spec.addr == addr)
 			return &txn->want[i];
 	return NULL;
-}
-
-/*
- * kallsyms still finds a module's symbols while it is going away: refuse
- * them. Once a module is going, its notifier (which waits for ksym_mutex,
- * held here) removes the watches on it.
- */
-static bool ksym_module_going(unsigned long addr)
-{
-	struct module *mod;
-	bool going;
-
-	preempt_disable();
-	mod = __module_address(addr);
-	going = mod && mod->state == MODULE_STATE_GOING;
-	preempt_enable();
-	return going;
 }
 
 /* Fold the entries into the desired set, starting from the current one. */
@@ -1120,9 +1250,6 @@ static int ksym_txn_fold(struct ksym_txn *txn, struct ksym_entry *entries,
 					if (watch->spec.addr == e->spec.addr)
 						w->watch = watch;
 			}
-			if (ksym_module_going(e->spec.addr))
-				return ksym_entry_fail(e, KSYM_ERR_MODULE_GOING,
-						       0, -ENOENT);
 			w->spec = e->spec;
 			w->entry = e;
 			/* Unchanged, and not missing a CPU (see hotplug). */
@@ -1138,43 +1265,63 @@ static int ksym_txn_fold(struct ksym_txn *txn, struct ksym_entry *entries,
 static void ksym_txn_log(struct ksym_txn *txn, enum ksym_undo_op op,
 			 struct ksym_watch *watch, int cpu)
 {
-	struct ksym_undo *u = &txn->undo[txn->nr_undo++];
+	struct ksym_undo *u;
+	int i;
 
-	WARN_ON_ONCE(txn->nr_undo > txn->max_undo);
-	u->op = op;
-	u->watch = watch;
-	u->cpu = cpu;
+	for (i = 0; i < txn->nr_undo; i++)
+		if (txn->undo[i].watch == watch)
+			break;
+	if (i == txn->nr_undo) {
+		if (WARN_ON_ONCE(i == txn->max_undo))
+			return;
+		txn->nr_undo++;
+		txn->undo[i].watch = watch;
+	}
+	u = &txn->undo[i];
+	__set_bit(cpu, u->cpus[op]);
 }
 
-/* Replay the undo log backwards. Specs of existing watches are unchanged. */
-static void ksym_txn_rollback(struct ksym_txn *txn)
+/*
+ * Undo what ksym_txn_apply() did: first drop what it created and put back
+ * what it modified, which frees the slots taken, then re-create what it
+ * released. Specs of existing watches are unchanged. Returns the number of
+ * breakpoints that could not be put back (someone, ptrace or perf, took
+ * the slot in between): those watches are now incomplete, which the
+ * read-back and trace_stat show.
+ */
+static int ksym_txn_rollback(struct ksym_txn *txn)
 {
 	struct ksym_undo *u;
-	int ret = 0;
+	int i, cpu, ret, lost = 0;
 
-	while (txn->nr_undo) {
-		u = &txn->undo[--txn->nr_undo];
-		switch (u->op) {
-		case KSYM_UNDO_CREATE:
-			ksym_bp_release(u->watch, u->cpu);
-			break;
-		case KSYM_UNDO_RELEASE:
-			ret = ksym_bp_create(u->watch, &u->watch->spec, u->cpu,
+	for (i = txn->nr_undo - 1; i >= 0; i--) {
+		u = &txn->undo[i];
+		for_each_set_bit(cpu, u->cpus[KSYM_UNDO_CREATE], nr_cpu_ids)
+			ksym_bp_release(u->watch, cpu);
+		for_each_set_bit(cpu, u->cpus[KSYM_UNDO_MODIFY], nr_cpu_ids) {
+			ret = ksym_bp_modify(u->watch, &u->watch->spec, cpu,
 					     !ksym_armed);
-			break;
-		case KSYM_UNDO_MODIFY:
-			ret = ksym_bp_modify(u->watch, &u->watch->spec, u->cpu,
-					     !ksym_armed);
-			break;
+			if (ret) {
+				/* Old settings kept, new ones refused: drop. */
+				ksym_bp_release(u->watch, cpu);
+				lost++;
+			}
 		}
-		/*
-		 * Putting back what was there a moment ago can only fail if
-		 * someone else (ptrace, perf) took the slot in between.
-		 */
-		if (u->op != KSYM_UNDO_CREATE && ret)
-			pr_warn("could not restore %s on CPU %d: %d\n",
-				u->watch->spec.target, u->cpu, ret);
 	}
+	for (i = txn->nr_undo - 1; i >= 0; i--) {
+		u = &txn->undo[i];
+		for_each_set_bit(cpu, u->cpus[KSYM_UNDO_RELEASE], nr_cpu_ids) {
+			ret = ksym_bp_create(u->watch, &u->watch->spec, cpu,
+					     !ksym_armed);
+			if (ret) {
+				pr_warn("could not restore %s on CPU %d: %d\n",
+					u->watch->spec.target, cpu, ret);
+				lost++;
+			}
+		}
+	}
+	txn->nr_undo = 0;
+	return lost;
 }
 
 static bool ksym_txn_wants(struct ksym_txn *txn, struct ksym_watch *watch)
@@ -1263,7 +1410,7 @@ static int ksym_txn_apply(struct ksym_txn *txn, struct list_head *gone)
 fail:
 	if (w->entry)
 		ksym_entry_fail(w->entry, ksym_txn_errno_to_err(ret), 0, ret);
-	ksym_txn_rollback(txn);
+	txn->lost = ksym_txn_rollback(txn);
 	/* Objects of watches that were to be new go after an RCU wait. */
 	for (i = 0; i < txn->nr_want; i++) {
 		watch = txn->want[i].watch;
@@ -1319,108 +1466,168 @@ static void ksym_free_gone(struct list_head *gone)
 	}
 }
 
-static int ksym_apply(struct ksym_entry *entries, int nr_entries,
-		      struct ksym_entry **failed)
+static void ksym_txn_free(struct ksym_txn *txn)
 {
-	struct ksym_txn txn = { };
-	LIST_HEAD(gone);
-	int i, ret;
+	kvfree(txn->want);
+	kvfree(txn->undo);
+	kvfree(txn->bits);
+}
 
-	cpus_read_lock();
-	mutex_lock(&ksym_mutex);
+static int ksym_txn_alloc(struct ksym_txn *txn, int nr_entries)
+{
+	size_t longs = BITS_TO_LONGS(nr_cpu_ids);
+	int i, op;
 
-	txn.want = kcalloc(ksym_nr_watches + nr_entries, sizeof(*txn.want),
-			   GFP_KERNEL);
-	txn.max_undo = (ksym_nr_watches + nr_entries) * num_online_cpus();
-	txn.undo = kcalloc(txn.max_undo, sizeof(*txn.undo), GFP_KERNEL);
-	if (!txn.want || !txn.undo) {
-		ret = -ENOMEM;
-		goto out;
+	/* Existing watches, plus at most KSYM_MAX_WATCHES new ones. */
+	txn->max_undo = ksym_nr_watches + KSYM_MAX_WATCHES;
+	txn->want = kvcalloc(ksym_nr_watches + nr_entries, sizeof(*txn->want),
+			     GFP_KERNEL);
+	txn->undo = kvcalloc(txn->max_undo, sizeof(*txn->undo), GFP_KERNEL);
+	txn->bits = kvcalloc(array3_size(txn->max_undo, KSYM_NR_UNDO, longs),
+			     sizeof(long), GFP_KERNEL);
+	if (!txn->want || !txn->undo || !txn->bits) {
+		ksym_txn_free(txn);
+		return -ENOMEM;
 	}
-
-	ret = ksym_txn_fold(&txn, entries, nr_entries);
-	if (!ret)
-		ret = ksym_txn_apply(&txn, &gone);
-	if (!ret)
-		ksym_txn_commit(&txn, &gone);
-out:
-	mutex_unlock(&ksym_mutex);
-	cpus_read_unlock();
-	ksym_free_gone(&gone);
-
-	*failed = NULL;
-	for (i = 0; ret && i < nr_entries; i++)
-		if (entries[i].err >= 0)
-			*failed = &entries[i];
-	kfree(txn.want);
-	kfree(txn.undo);
-	return ret;
+	for (i = 0; i < txn->max_undo; i++)
+		for (op = 0; op < KSYM_NR_UNDO; op++)
+			txn->undo[i].cpus[op] =
+				txn->bits + (i * KSYM_NR_UNDO + op) * longs;
+	return 0;
 }
 
 /* ------------------------------------------------------------------------
  * ksym_trace_filter
  */
 
+static void ksym_log(const char *text, int err, int pos)
+{
+	tracing_log_err(NULL, "ksym_trace_filter", text, ksym_err_text, err,
+			pos);
+}
+
 static void ksym_log_err(struct ksym_entry *e)
 {
-	tracing_log_err(NULL, "ksym_trace_filter", e->text, ksym_err_text,
-			e->err, e->err_pos);
+	ksym_log(e->text, e->err, e->err_pos);
+}
+
+/*
+ * Parse and apply the entries, all or none, under ksym_mutex (with the
+ * CPUs held), so that what a symbol resolves to is still there when its
+ * breakpoints are made. The first bad entry gets the error_log line.
+ */
+static int ksym_apply_locked(struct ksym_entry *entries, int nr)
+{
+	struct ksym_entry *failed = NULL;
+	struct ksym_txn txn = { };
+	LIST_HEAD(gone);
+	int i, ret = 0;
+
+	lockdep_assert_cpus_held();
+	lockdep_assert_held(&ksym_mutex);
+
+	for (i = 0; i < nr; i++) {
+		ret = ksym_parse_entry(&entries[i]);
+		/* What kprobes refuse under lockdown, watches refuse too. */
+		if (!ret && entries[i].op == KSYM_OP_SET &&
+		    security_locked_down(LOCKDOWN_KPROBES))
+			ret = ksym_entry_fail(&entries[i], KSYM_ERR_LOCKDOWN, 0,
+					      -EPERM);
+		if (ret) {
+			ksym_log_err(&entries[i]);
+			return ret;
+		}
+	}
+
+	ret = ksym_txn_alloc(&txn, nr);
+	if (ret)
+		return ret;
+	ret = ksym_txn_fold(&txn, entries, nr);
+	if (!ret)
+		ret = ksym_txn_apply(&txn, &gone);
+	if (!ret)
+		ksym_txn_commit(&txn, &gone);
+	ksym_free_gone(&gone);
+	for (i = 0; ret && i < nr; i++)
+		if (entries[i].err >= 0)
+			failed = &entries[i];
+	if (failed)
+		ksym_log_err(failed);
+	if (txn.lost)
+		ksym_log(failed ? failed->text : "", KSYM_ERR_ROLLBACK, 0);
+	ksym_txn_free(&txn);
+	return ret;
 }
 
 /*
  * Parse and apply the entries in @buf (whitespace-separated, NUL-terminated,
- * modified in place). No entry at all means "clear".
+ * modified in place; '#' starts a comment that runs to the end of the
+ * line). A write with no entry changes nothing: a blank line is not "clear"
+ * (ksym_filter_flush() says which empty write is). Returns the number of
+ * entries applied, or an error.
  */
 static int ksym_write_entries(char *buf)
 {
-	struct ksym_entry *entries, *failed;
-	int nr = 0, max = 1, ret;
+	struct ksym_entry *entries;
+	int nr = 0, ret;
 	char *p, *tok;
 
-	for (p = buf; *p; p++)
-		if (isspace(*p))
-			max++;
-	entries = kcalloc(max, sizeof(*entries), GFP_KERNEL);
+	/* Comments: the read-back marks incomplete watches with one. */
+	for (p = strchr(buf, '#'); p; p = strchr(p, '#'))
+		for (; *p && *p != '\n'; p++)
+			*p = ' ';
+
+	/* Count first: the entries are sized by their number, not by bytes. */
+	for (p = buf; *p; ) {
+		while (isspace(*p))
+			p++;
+		if (!*p)
+			break;
+		tok = p;
+		while (*p && !isspace(*p))
+			p++;
+		if (++nr > KSYM_MAX_ENTRIES) {
+			*p = '\0';
+			ksym_log(tok, KSYM_ERR_TOO_MANY_ENTRIES, 0);
+			return -E2BIG;
+		}
+	}
+	if (!nr)
+		return 0;
+
+	entries = kvcalloc(nr, sizeof(*entries), GFP_KERNEL);
 	if (!entries)
 		return -ENOMEM;
-
 	p = buf;
+	nr = 0;
 	while ((tok = strsep(&p, " \t\n\r\v\f"))) {
 		if (!*tok)
 			continue;
 		entries[nr].text = tok;
 		entries[nr].err = -1;
-		if (strlen(tok) >= KSYM_ENTRY_MAX)
-			ret = ksym_entry_fail(&entries[nr], KSYM_ERR_TOO_LONG, 0,
-					      -E2BIG);
-		else
-			ret = ksym_parse_entry(&entries[nr]);
-		if (ret) {
-			ksym_log_err(&entries[nr]);
-			goto out;
-		}
 		nr++;
 	}
-	if (!nr) {
-		entries[0].op = KSYM_OP_CLEAR;
-		entries[0].text = "";
-		entries[0].err = -1;
-		nr = 1;
-	}
 
-	ret = ksym_apply(entries, nr, &failed);
-	if (failed)
-		ksym_log_err(failed);
-out:
-	kfree(entries);
-	return ret;
+	cpus_read_lock();
+	mutex_lock(&ksym_mutex);
+	ret = ksym_apply_locked(entries, nr);
+	mutex_unlock(&ksym_mutex);
+	cpus_read_unlock();
+
+	kvfree(entries);
+	return ret ? ret : nr;
 }
 
-/* Data of a write not yet applied: an entry still being written. */
+/*
+ * Data of a write not yet applied (an entry still being written), and what
+ * this open file has done: see ksym_filter_flush().
+ */
 struct ksym_filter_buf {
 	struct mutex	lock;	/* write() is not always serialized */
 	char		*data;
 	size_t		len;
+	bool		trunc;	/* opened with O_TRUNC, as by "echo >" */
+	bool		wrote;	/* some entry was applied or refused */
 };
 
 static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
@@ -1428,6 +1635,7 @@ static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
 {
 	struct seq_file *m = file->private_data;
 	struct ksym_filter_buf *fb = m->private;
+	char *nul;
 	size_t end;
 	int ret;
 
@@ -1435,14 +1643,26 @@ static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
 		return 0;
 	guard(mutex)(&fb->lock);
 	if (fb->len + cnt >= KSYM_WRITE_MAX) {
-		struct ksym_entry e = { .text = "", .err = KSYM_ERR_TOO_LONG };
-
 		fb->len = 0;
-		ksym_log_err(&e);
+		fb->wrote = true;
+		ksym_log("", KSYM_ERR_TOO_LONG, 0);
 		return -E2BIG;
 	}
 	if (copy_from_user(fb->data + fb->len, ubuf, cnt))
 		return -EFAULT;
+	/*
+	 * A NUL would end the entry early and silently: refuse the write,
+	 * and the unterminated entry it belongs to.
+	 */
+	nul = memchr(fb->data + fb->len, '\0', cnt);
+	if (nul) {
+		size_t pos = nul - fb->data;
+
+		ksym_log(fb->data, KSYM_ERR_NUL_BYTE, pos);
+		fb->len = 0;
+		fb->wrote = true;
+		return -EINVAL;
+	}
 	fb->len += cnt;
 	fb->data[fb->len] = '\0';
 
@@ -1459,7 +1679,9 @@ static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
 	ret = ksym_write_entries(fb->data);
 	fb->len -= end;
 	memmove(fb->data, fb->data + end, fb->len + 1);
-	if (ret) {
+	if (ret)
+		fb->wrote = true;
+	if (ret < 0) {
 		/* A failed write takes the rest of what it carried with it. */
 		fb->len = 0;
 		return ret;
@@ -1484,16 +1706,30 @@ static void ksym_filter_stop(struct seq_file *m, void *v)
 	mutex_unlock(&ksym_mutex);
 }
 
+/*
+ * One line per watch in canonical form; an incomplete watch gets a comment
+ * naming the CPUs it misses, which a write of the line back ignores.
+ */
 static int ksym_filter_show(struct seq_file *m, void *v)
 {
 	struct ksym_watch *watch = list_entry(v, struct ksym_watch, list);
+	cpumask_var_t missing;
 	char *buf;
 
 	buf = kmalloc(KSYM_ENTRY_MAX, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
+	if (!zalloc_cpumask_var(&missing, GFP_KERNEL)) {
+		kfree(buf);
+		return -ENOMEM;
+	}
 	ksym_spec_format(buf, KSYM_ENTRY_MAX, &watch->spec);
-	seq_printf(m, "%s\n", buf);
+	seq_puts(m, buf);
+	if (ksym_watch_missing(watch, missing))
+		seq_printf(m, " # incomplete: not on CPU %*pbl",
+			   cpumask_pr_args(missing));
+	seq_putc(m, '\n');
+	free_cpumask_var(missing);
 	kfree(buf);
 	return 0;
 }
@@ -1526,6 +1762,7 @@ static int ksym_filter_open(struct inode *inode, struct file *file)
 			return -ENOMEM;
 		}
 		mutex_init(&fb->lock);
+		fb->trunc = file->f_flags & O_TRUNC;
 	}
 	ret = seq_open(file, &ksym_filter_seq_ops);
 	if (ret) {
@@ -1538,19 +1775,32 @@ static int ksym_filter_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* An entry written without a trailing newline is applied on the last close. */
+/*
+ * The last close applies an entry written without a trailing newline. A
+ * file opened with O_TRUNC ("echo > ksym_trace_filter", ": >") and closed
+ * with nothing but blanks written clears every watch, as truncating
+ * set_ftrace_filter does; a blank line among entries, or appended with
+ * ">>", changes nothing.
+ */
 static int ksym_filter_apply_pending(struct ksym_filter_buf *fb)
 {
-	int ret;
+	char clear[] = "0";
+	int ret = 0;
 
 	if (!fb)
 		return 0;
 	guard(mutex)(&fb->lock);
-	if (!fb->len)
-		return 0;
-	ret = ksym_write_entries(fb->data);
-	fb->len = 0;
-	return ret;
+	if (fb->len) {
+		ret = ksym_write_entries(fb->data);
+		fb->len = 0;
+		if (ret)
+			fb->wrote = true;
+	}
+	if (fb->trunc && !fb->wrote) {
+		fb->wrote = true;
+		ret = ksym_write_entries(clear);
+	}
+	return ret < 0 ? ret : 0;
 }
 
 /*
@@ -1606,6 +1856,7 @@ struct ksym_stat_row {
 	unsigned long		caller;		/* function start, 0: other */
 	unsigned long		caller_hits;
 	unsigned int		nr_callers;
+	char			missing[24];	/* CPUs, or "-" */
 };
 
 static struct ksym_stat_row *ksym_row_new(struct ksym_watch *watch, int idx)
@@ -1619,6 +1870,7 @@ static struct ksym_stat_row *ksym_row_new(struct ksym_watch *watch, int idx)
 	strscpy(row->target, watch->spec.target, sizeof(row->target));
 	row->len = watch->spec.len;
 	row->access = watch->spec.access;
+	strscpy(row->missing, "-", sizeof(row->missing));
 	return row;
 }
 
@@ -1697,12 +1949,17 @@ static struct ksym_stat_row *ksym_snapshot(bool per_caller)
 	struct ksym_stat_row *head = NULL, **tail = &head;
 	struct ksym_stat_row **rows;
 	struct ksym_watch *watch;
+	cpumask_var_t missing;
 	unsigned long total;
 	int idx = 0, i, nr;
 
-	rows = kcalloc(max, sizeof(*rows), GFP_KERNEL);
-	if (!rows)
+	if (!zalloc_cpumask_var(&missing, GFP_KERNEL))
 		return NULL;
+	rows = kvcalloc(max, sizeof(*rows), GFP_KERNEL);
+	if (!rows) {
+		free_cpumask_var(missing);
+		return NULL;
+	}
 
 	mutex_lock(&ksym_mutex);
 	list_for_each_entry(watch, &ksym_watches, list) {
@@ -1721,6 +1978,9 @@ static struct ksym_stat_row *ksym_snapshot(bool per_caller)
 				break;
 			row->hits = total;
 			row->nr_callers = nr;
+			if (ksym_watch_missing(watch, missing))
+				snprintf(row->missing, sizeof(row->missing),
+					 "%*pbl", cpumask_pr_args(missing));
 			nr = 1;
 			rows[0] = row;
 		}
@@ -1732,7 +1992,8 @@ static struct ksym_stat_row *ksym_snapshot(bool per_caller)
 		idx++;
 	}
 	mutex_unlock(&ksym_mutex);
-	kfree(rows);
+	kvfree(rows);
+	free_cpumask_var(missing);
 	return head;
 }
 
@@ -1773,8 +2034,8 @@ static int ksym_stat_cmp_callers(const void *p1, const void *p2)
 
 static int ksym_stat_headers_watches(struct seq_file *m)
 {
-	seq_puts(m, "  Access Type  Symbol                              Counter     Callers\n");
-	seq_puts(m, "  -----------  ------                              -------     -------\n");
+	seq_puts(m, "  Access Type  Symbol                              Counter     Callers  Missing CPUs\n");
+	seq_puts(m, "  -----------  ------                              -------     -------  ------------\n");
 	return 0;
 }
 
@@ -1784,9 +2045,9 @@ static int ksym_stat_show_watches(struct seq_file *m, void *v)
 	char sym[48];
 
 	snprintf(sym, sizeof(sym), "%s/%u", row->target, row->len);
-	seq_printf(m, "  %-11s  %-34s  %-10lu  %u\n",
+	seq_printf(m, "  %-11s  %-34s  %-10lu  %-7u  %s\n",
 		   ksym_access_str(row->access), sym, row->hits,
-		   row->nr_callers);
+		   row->nr_callers, row->missing);
 	return 0;
 }
 
@@ -1939,14 +2200,11 @@ static int ksym_tracer_probes(bool on)
 static int ksym_tracer_set_flag(struct trace_array *tr, u32 old_flags,
 				u32 bit, int set)
 {
-	int ret;
-
 	/* Unchanged, or not current anywhere: nothing to (un)register. */
 	if (!!(old_flags & bit) == !!set || list_empty(&ksym_instances))
 		return 0;
-	ret = ksym_tracer_probe(bit, set);
-	ksym_sync_arming();
-	return ret;
+	/* Under event_mutex (trace_options): no waiting for the arming. */
+	return ksym_tracer_probe(bit, set);
 }
 
 static int ksym_tracer_init(struct trace_array *tr)
@@ -1983,7 +2241,6 @@ static int ksym_tracer_init(struct trace_array *tr)
 			kfree(ins);
 			return ret;
 		}
-		ksym_sync_arming();
 	}
 	return 0;
 }
@@ -1998,10 +2255,9 @@ static void ksym_tracer_reset(struct trace_array *tr)
 	if (WARN_ON_ONCE(!found))
 		return;
 	list_del_rcu(&found->list);
-	if (list_empty(&ksym_instances)) {
+	/* Under event_mutex on rmdir: the arming work is not waited for. */
+	if (list_empty(&ksym_instances))
 		ksym_tracer_probes(false);
-		ksym_sync_arming();
-	}
 	tracepoint_synchronize_unregister();
 	kfree(found);
 }
@@ -2165,16 +2421,21 @@ static int ksym_module_notify(struct notifier_block *nb, unsigned long action,
 	struct ksym_watch *watch, *tmp;
 	LIST_HEAD(gone);
 
-	if (action != MODULE_STATE_GOING)
+	bool going = action == MODULE_STATE_GOING;
+
+	/* Going: all its memory goes. Live: its init sections are freed. */
+	if (!going && action != MODULE_STATE_LIVE)
 		return NOTIFY_DONE;
 
 	cpus_read_lock();
 	mutex_lock(&ksym_mutex);
 	list_for_each_entry_safe(watch, tmp, &ksym_watches, list) {
-		if (!within_module(watch->spec.addr, mod))
+		if (going ? !within_module(watch->spec.addr, mod) :
+			    !within_module_init(watch->spec.addr, mod))
 			continue;
-		pr_info("module %s is going: removing watch %s\n",
-			mod->name, watch->spec.target);
+		pr_info("module %s %s: removing watch %s\n", mod->name,
+			going ? "is going" : "freed its init sections",
+			watch->spec.target);
 		ksym_watch_release_all(watch);
 		list_move(&watch->list, &gone);
 		ksym_nr_watches--;

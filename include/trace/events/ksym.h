@@ -26,9 +26,13 @@
  * @sp:     stack pointer of the accessing context
  * @bp:     frame pointer of the accessing context
  * @flags:  flags register of the accessing context
- * @value:  contents of the watched range right after the access
+ * @value:  contents of the watched range right after the access, loaded
+ *          as an integer of @len bytes; 0 when not read (@has_value)
  * @len:    length of the watched range in bytes
  * @access: configured access, HW_BREAKPOINT_R/W/X bits
+ * @has_value: @value was read; it is not for execute watches and for
+ *          memory that is not RAM (device registers, where a read can have
+ *          side effects)
  */
 struct ksym_hit_rec {
 	unsigned long	addr;
@@ -39,6 +43,7 @@ struct ksym_hit_rec {
 	u64		value;
 	u8		len;
 	u8		access;
+	u8		has_value;
 };
 
 /* Where a branch snippet comes from (ksym_branches.source). */
@@ -72,6 +77,7 @@ TRACE_EVENT_FN(ksym_hit,
 		__field(u64,		value)
 		__field(u8,		len)
 		__field(u8,		access)
+		__field(u8,		has_value)
 	),
 
 	TP_fast_assign(
@@ -83,15 +89,30 @@ TRACE_EVENT_FN(ksym_hit,
 		__entry->value	= rec->value;
 		__entry->len	= rec->len;
 		__entry->access	= rec->access;
+		__entry->has_value = rec->has_value;
 	),
 
-	TP_printk("%pS %s ip=%pS value=0x%llx sp=%lx bp=%lx flags=%lx",
+	TP_printk("%pS %s ip=%pS value=%s0x%llx sp=%lx bp=%lx flags=%lx",
 		  (void *)__entry->addr, show_ksym_access(__entry->access),
-		  (void *)__entry->ip, __entry->value,
-		  __entry->sp, __entry->bp, __entry->flags),
+		  (void *)__entry->ip, __entry->has_value ? "" : "unread:",
+		  __entry->value, __entry->sp, __entry->bp, __entry->flags),
 
 	ksym_event_reg, ksym_event_unreg
 );
+
+/*
+ * A ksym event in use arms every watch system-wide (see ksym_event_reg()),
+ * which costs a debug exception on every access by anyone: perf may open
+ * one only with CAP_PERFMON (or CAP_SYS_ADMIN), even for a per-task
+ * counter that perf_event_paranoid would let any user open. Children of an
+ * allowed event (inheritance at fork) run in the forking task's context and
+ * are allowed with their parent.
+ */
+#define KSYM_PERF_PERM(name)						\
+	TRACE_EVENT_PERF_PERM(name,					\
+		p_event->parent || perfmon_capable() ? 0 : -EPERM)
+
+KSYM_PERF_PERM(ksym_hit);
 
 #ifdef CONFIG_X86_64
 /* The full register set of the accessing context. */
@@ -152,6 +173,8 @@ TRACE_EVENT_FN(ksym_regs,
 
 	ksym_event_reg, ksym_event_unreg
 );
+
+KSYM_PERF_PERM(ksym_regs);
 #endif /* CONFIG_X86_64 */
 
 /* The callchain of the accessing context; the first entry is the accessor. */
@@ -176,6 +199,8 @@ TRACE_EVENT_FN(ksym_stack,
 
 	ksym_event_reg, ksym_event_unreg
 );
+
+KSYM_PERF_PERM(ksym_stack);
 
 /* The last branches before the hit, oldest first: from, to, from, to... */
 TRACE_EVENT_FN(ksym_branches,
@@ -206,6 +231,8 @@ TRACE_EVENT_FN(ksym_branches,
 
 	ksym_branches_reg, ksym_branches_unreg
 );
+
+KSYM_PERF_PERM(ksym_branches);
 
 #endif /* _TRACE_KSYM_H */
 
