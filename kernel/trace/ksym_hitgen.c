@@ -16,6 +16,10 @@
  *						stores into ksym_hitgen_var N times
  *	/sys/kernel/debug/ksym_hitgen/write_u32	N: stores 1..N into ksym_hitgen_u32
  *	/sys/kernel/debug/ksym_hitgen/var	reads ksym_hitgen_var
+ *	/sys/kernel/debug/ksym_hitgen/mmio_addr	address of a device register
+ *						(HPET main counter, ioremapped)
+ *	/sys/kernel/debug/ksym_hitgen/mmio_read	N: ksym_hitgen_mmio() reads
+ *						that register N times
  *
  * Each write of N to a control file runs on the writing task's CPU, so
  * "taskset -c 1 sh -c 'echo 100 > write_a'" makes 100 hits on CPU 1.
@@ -24,6 +28,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/io.h>
 
 /* Watched by the tests: 8-byte, 4-byte and 16-byte (no default LEN) data. */
 unsigned long ksym_hitgen_var;
@@ -57,6 +62,31 @@ static noinline void ksym_hitgen_read(unsigned long n)
 		sum += READ_ONCE(ksym_hitgen_var);
 	WRITE_ONCE(ksym_hitgen_sink, sum);
 }
+
+/*
+ * Device memory for the "never read a register" rule: the HPET of the PC
+ * platform (QEMU's too), whose main counter reads have no side effect.
+ */
+#define KSYM_HITGEN_HPET	0xfed00000UL
+#define KSYM_HITGEN_HPET_COUNTER	0xf0
+static void __iomem *ksym_hitgen_hpet;
+
+static noinline void ksym_hitgen_mmio(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		readl(ksym_hitgen_hpet + KSYM_HITGEN_HPET_COUNTER);
+}
+
+static int ksym_hitgen_mmio_addr_get(void *data, u64 *val)
+{
+	*val = (unsigned long)ksym_hitgen_hpet + KSYM_HITGEN_HPET_COUNTER;
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_mmio_addr_fops, ksym_hitgen_mmio_addr_get,
+			 NULL, "0x%llx\n");
 
 static noinline void ksym_hitgen_write_u32(unsigned long n)
 {
@@ -148,12 +178,21 @@ static int __init ksym_hitgen_init(void)
 					   files[i].fn, &ksym_hitgen_fops);
 	debugfs_create_file_unsafe("var", 0400, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_var_fops);
+	ksym_hitgen_hpet = ioremap(KSYM_HITGEN_HPET, PAGE_SIZE);
+	if (ksym_hitgen_hpet) {
+		debugfs_create_file_unsafe("mmio_addr", 0400, ksym_hitgen_dir,
+					   NULL, &ksym_hitgen_mmio_addr_fops);
+		debugfs_create_file_unsafe("mmio_read", 0200, ksym_hitgen_dir,
+					   ksym_hitgen_mmio, &ksym_hitgen_fops);
+	}
 	return 0;
 }
 
 static void __exit ksym_hitgen_exit(void)
 {
 	debugfs_remove(ksym_hitgen_dir);
+	if (ksym_hitgen_hpet)
+		iounmap(ksym_hitgen_hpet);
 }
 
 module_init(ksym_hitgen_init);
