@@ -9,7 +9,8 @@
 # the dynamic loader and the libtraceevent plugins. /dev/console comes from the
 # kernel's built-in default initramfs, which this archive is unpacked over.
 # Env: KSYM_STAGE (staging directory), KSYM_INITRD (output archive), so that
-# differently filled archives can be built side by side.
+# differently filled archives can be built side by side; KSYM_MODROOT (the
+# modules_install root to copy /lib/modules from, default build/modroot).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,6 +18,7 @@ TREE=${KSYM_TREE:-$ROOT/build/linux-source-6.12}
 STAGE=${KSYM_STAGE:-$ROOT/build/initramfs-root}
 OUT=${KSYM_INITRD:-$ROOT/build/initramfs.cpio.gz}
 BUSYBOX=${KSYM_BUSYBOX:-/bin/busybox}
+MODROOT=${KSYM_MODROOT:-$ROOT/build/modroot}
 
 say() { printf 'make-initramfs: %s\n' "$*"; }
 die() { printf 'make-initramfs: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -62,8 +64,8 @@ mkdir -p ftrace/test.d/ksym
 nksym=$(find ftrace/test.d/ksym -name '*.tc' | wc -l)
 
 # Kernel modules.
-if [[ -d $ROOT/build/modroot/lib/modules ]]; then
-	cp -a "$ROOT/build/modroot/lib/modules/." lib/modules/
+if [[ -d $MODROOT/lib/modules ]]; then
+	cp -a "$MODROOT/lib/modules/." lib/modules/
 fi
 
 # trace-cmd and everything it loads, at the same paths as on the host.
@@ -98,11 +100,31 @@ done
 make -s -C "$ROOT/tools/ksym-plugin" plugin_ksym.so
 install -D -m 0644 "$ROOT/tools/ksym-plugin/plugin_ksym.so" \
 	usr/lib/x86_64-linux-gnu/traceevent/plugins/plugin_ksym.so
+# ksym-ctl (tools/ksym-ctl) in the PATH, its shared libraries (libtracecmd,
+# libtracefs, libtraceevent: those trace-cmd brings too; Debian has no static
+# libtracecmd) and the demo that make run shows (/ksym-ctl-demo.sh).
+make -s -C "$ROOT/tools/ksym-ctl" ksym-ctl
+install -D -m 0755 "$ROOT/tools/ksym-ctl/ksym-ctl" usr/bin/ksym-ctl
+mapfile -t ctl_libs < <(ldd "$ROOT/tools/ksym-ctl/ksym-ctl" | sed -nE 's/.*=> (\/[^ ]+) .*/\1/p')
+copy_with_libs "${ctl_libs[@]}"
+install -m 0755 "$ROOT/tools/ksym-ctl/demo.sh" ksym-ctl-demo.sh
+# Static test helpers of the ksym selftests (tools/ksym-tests/*.c), in PATH.
+for src in "$ROOT"/tools/ksym-tests/*.c; do
+	[[ -e $src ]] || continue
+	gcc -static -O2 -Wall -Wextra -Werror -o "usr/bin/$(basename "$src" .c)" "$src" \
+		|| die "cannot build $src (gcc, libc6-dev)"
+done
+# The ksym_trace_filter fuzzer (tools/ksym-fuzz, static), run by ksym-fuzz.tc.
+make -s -C "$ROOT/tools/ksym-fuzz" ksym-fuzz || die "cannot build tools/ksym-fuzz (gcc, libc6-dev)"
+install -D -m 0755 "$ROOT/tools/ksym-fuzz/ksym-fuzz" usr/bin/ksym-fuzz
 # Sanity check: the copied loader and libraries run the copied trace-cmd.
 loader=$(ldd "$TRACE_CMD" | sed -nE 's/^[[:space:]]*(\/[^ ]+) \(.*/\1/p' | head -n 1)
 runs=$(".$loader" --library-path "$STAGE/lib/x86_64-linux-gnu:$STAGE/usr/lib/x86_64-linux-gnu" \
 	".$TRACE_CMD" --help 2>&1 | grep -c 'trace-cmd' || true)
 ((runs > 0)) || die "the copied trace-cmd does not run with the copied libraries"
+runs=$(".$loader" --library-path "$STAGE/lib/x86_64-linux-gnu:$STAGE/usr/lib/x86_64-linux-gnu" \
+	usr/bin/ksym-ctl --help 2>&1 | grep -c 'ksym-ctl' || true)
+((runs > 0)) || die "the copied ksym-ctl does not run with the copied libraries"
 
 # Pack.
 find . -print0 | LC_ALL=C sort -z \
