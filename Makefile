@@ -34,6 +34,7 @@ initramfs:
 # on any failure. The summary ends with "ksym: N passed, M failed, K skipped".
 check: build
 	$(MAKE) -s -C tools/ksym-plugin test
+	$(MAKE) -s -C tools/kshark-ksym test
 	bash scripts/run-vm.sh test
 
 vm: build

@@ -16,6 +16,8 @@ packages=(
 	busybox-static trace-cmd linux-perf libtracefs-dev libtraceevent-dev qemu-system-x86
 	# make lint
 	shellcheck
+	# tools/kshark-ksym: KernelShark plugin, its headless and Xvfb tests
+	kernelshark libkshark-dev libjson-c-dev g++ xvfb imagemagick
 )
 
 missing=()

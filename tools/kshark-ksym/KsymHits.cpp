@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * KsymHits.cpp - the drawing part of KernelShark's ksym plugin: a marker per
+ * ksym_hit on its CPU graph and on its task graph.
+ *
+ *  - one colour per watched symbol (KsymPalette, watches sorted by address);
+ *  - the marker's head tells the access: filled triangle = write, hollow
+ *    triangle = read, hollow diamond = an "rw-" hit that cannot be told
+ *    (the first of its watch), filled square = execute;
+ *  - every graph with hits in view gets a legend line per symbol, in the
+ *    symbol's colour: "ksym_hitgen_var rw-: 5 W 3 R";
+ *  - a double click on a marker selects its entry (marker A, the table row)
+ *    and pins a tooltip beside it: symbol, access, accessing function, value.
+ */
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+#include "libkshark-model.h"
+#include "KsCmakeDef.hpp"
+#include "KsPlotTools.hpp"
+#include "KsPlugins.hpp"
+#include "KsPluginsGUI.hpp"
+
+#include "ksym_hits.h"
+
+using namespace KsPlot;
+
+/* The colours of the watches, in address order. Also read by the GUI test. */
+static const Color KsymPalette[] = {
+	{0xe6, 0x19, 0x4b},	/* red */
+	{0x00, 0x82, 0xc8},	/* blue */
+	{0x3c, 0xb4, 0x4b},	/* green */
+	{0xf5, 0x82, 0x31},	/* orange */
+	{0x91, 0x1e, 0xb4},	/* purple */
+	{0xf0, 0x32, 0xe6},	/* magenta */
+	{0x80, 0x80, 0x00},	/* olive */
+	{0x00, 0x80, 0x80},	/* teal */
+};
+
+static const int KsymNrColours = sizeof(KsymPalette) / sizeof(KsymPalette[0]);
+
+static void *ksym_gui_ptr;
+
+/* The hit whose tooltip is pinned (double click), per the whole GUI. */
+static struct {
+	int			sd;
+	ssize_t			hit;
+	const kshark_entry	*entry;
+} ksym_selected = {-1, -1, nullptr};
+
+/* One font for all legends and tooltips, loaded inside paintGL. */
+static ksplot_font ksym_font;
+static bool ksym_font_failed;
+
+static ksplot_font *ksym_get_font()
+{
+	if (!ksplot_font_is_loaded(&ksym_font) && !ksym_font_failed) {
+		if (!ksplot_init_font(&ksym_font, 13, TT_FONT_FILE))
+			ksym_font_failed = true;
+	}
+
+	return ksplot_font_is_loaded(&ksym_font) ? &ksym_font : nullptr;
+}
+
+__hidden void *plugin_ksym_set_gui_ptr(void *gui_ptr)
+{
+	ksym_gui_ptr = gui_ptr;
+	return nullptr;
+}
+
+/* A line of text, optionally on a filled box; drawn only once GL is up. */
+class KsymText : public PlotObject {
+public:
+	KsymText(const std::string &text, const Point &pos, bool box)
+	: _text(text), _pos(pos.x(), pos.y()), _box(box) {}
+
+private:
+	std::string	_text;
+	Point		_pos;	/* bottom-left corner */
+	bool		_box;
+
+	void _draw(const Color &col, float size) const override;
+};
+
+void KsymText::_draw(const Color &col, float) const
+{
+	ksplot_font *font = ksym_get_font();
+	Rectangle r;
+	float w = 0;
+
+	if (!font)
+		return;
+
+	if (_box) {
+		for (char c: _text)
+			if (c >= KS_SPACE_CHAR && c <= KS_TILDA_CHAR)
+				w += font->cdata[c - KS_SPACE_CHAR].xadvance;
+
+		r.setFill(true);
+		r._color = Color(0xff, 0xff, 0xe0);
+		r.setPoint(0, _pos.x() - 3, _pos.y() + 3);
+		r.setPoint(1, _pos.x() - 3, _pos.y() - font->height);
+		r.setPoint(2, _pos.x() + w + 3, _pos.y() - font->height);
+		r.setPoint(3, _pos.x() + w + 3, _pos.y() + 3);
+		r.draw();
+		r.setFill(false);
+		r._color = col;
+		r._size = 1;
+		r.draw();
+	}
+
+	ksplot_print_text(font, _box ? nullptr : col.color_c_ptr(),
+			  _pos.x(), _pos.y() - font->base + font->height - 2,
+			  _text.c_str());
+}
+
+/* The marker of one hit (or of all hits of one watch in one bin). */
+class KsymHitMark : public PlotObject {
+public:
+	KsymHitMark(const Point &base, int height, int sd, ssize_t hit,
+		    const kshark_entry *entry, int kind)
+	: _base(base.x(), base.y()), _height(height), _sd(sd), _hit(hit),
+	  _entry(entry), _kind(kind) {}
+
+	/* A write in the same bin wins: its head is filled. */
+	void merge(ssize_t hit, const kshark_entry *entry, int kind)
+	{
+		if (_kind != KSYM_HIT_WRITE && kind == KSYM_HIT_WRITE) {
+			_kind = kind;
+			_hit = hit;
+			_entry = entry;
+		}
+	}
+
+	double distance(int x, int y) const override
+	{
+		int hw = _halfWidth();
+		int dx = x - _base.x(), dy = y - (_base.y() - _height + hw);
+
+		return dx * dx + dy * dy;
+	}
+
+private:
+	Point			_base;
+	int			_height;
+	int			_sd;
+	ssize_t			_hit;
+	const kshark_entry	*_entry;
+	int			_kind;
+
+	int _halfWidth() const { return _height / 4 > 3 ? _height / 4 : 3; }
+
+	void _draw(const Color &col, float size) const override;
+
+	void _doubleClick() const override
+	{
+		ksym_selected.sd = _sd;
+		ksym_selected.hit = _hit;
+		ksym_selected.entry = _entry;
+		if (ksym_gui_ptr)
+			markEntryA(ksym_gui_ptr, _entry);
+	}
+};
+
+void KsymHitMark::_draw(const Color &col, float size) const
+{
+	int x = _base.x(), top = _base.y() - _height, hw = _halfWidth();
+	Point head(x, top);
+
+	drawLine(_base, head, col, size);
+
+	if (_kind == KSYM_HIT_WRITE || _kind == KSYM_HIT_READ) {
+		Triangle t;
+
+		t.setPoint(0, x - hw, top);
+		t.setPoint(1, x + hw, top);
+		t.setPoint(2, x, top + 2 * hw);
+		t.setFill(_kind == KSYM_HIT_WRITE);
+		t._color = col;
+		t._size = size;
+		t.draw();
+	} else if (_kind == KSYM_HIT_EXEC) {
+		Rectangle r;
+
+		r.setPoint(0, x - hw, top);
+		r.setPoint(1, x + hw, top);
+		r.setPoint(2, x + hw, top + 2 * hw);
+		r.setPoint(3, x - hw, top + 2 * hw);
+		r.setFill(true);
+		r._color = col;
+		r._size = size;
+		r.draw();
+	} else {
+		Polygon d(4);
+
+		d.setPoint(0, x, top);
+		d.setPoint(1, x + hw, top + hw);
+		d.setPoint(2, x, top + 2 * hw);
+		d.setPoint(3, x - hw, top + hw);
+		d.setFill(false);
+		d._color = col;
+		d._size = size;
+		d.draw();
+	}
+}
+
+static std::string ksym_tooltip(plugin_ksym_context *ctx, const ksym_hit *hit)
+{
+	const ksym_watch *w = &ctx->watches[hit->watch];
+	char *accessor = ksym_hit_accessor(ctx, hit);
+	char buf[128];
+	std::string s;
+
+	s = std::string(w->name) + " " + ksym_access_str(hit->access) + " " +
+	    ksym_hit_kind_str(hit->kind) + " by " +
+	    (accessor ? accessor : "?");
+	snprintf(buf, sizeof(buf), " value=%s0x%llx cpu=%d pid=%d",
+		 hit->has_value ? "" : "unread:",
+		 (unsigned long long)hit->value, hit->entry->cpu,
+		 hit->entry->pid);
+	s += buf;
+	free(accessor);
+
+	return s;
+}
+
+/* First and last index of the (sorted) hits inside the model's range. */
+static bool ksym_range(kshark_trace_histo *histo, kshark_data_container *data,
+		       ssize_t *first, ssize_t *last)
+{
+	ssize_t f, l;
+
+	if (data->size == 0)
+		return false;
+
+	f = kshark_find_entry_field_by_time(histo->min, data->data, 0,
+					    data->size - 1);
+	if (f == BSEARCH_ALL_SMALLER)
+		return false;
+	if (f == BSEARCH_ALL_GREATER)
+		f = 0;
+
+	l = kshark_find_entry_field_by_time(histo->max, data->data, f,
+					    data->size - 1);
+	if (l == BSEARCH_ALL_GREATER)
+		return false;
+	if (l == BSEARCH_ALL_SMALLER)
+		l = data->size - 1;
+
+	*first = f;
+	*last = l;
+	return true;
+}
+
+/**
+ * plugin_ksym_draw - the draw handler: markers, legend and tooltip of one graph
+ * @argv_c: KernelShark's C++ arguments (model, graph, list of shapes)
+ * @sd: data stream
+ * @val: the CPU of a CPU graph or the pid of a task graph
+ * @draw_action: KSHARK_CPU_DRAW or KSHARK_TASK_DRAW (others are ignored)
+ */
+__hidden void plugin_ksym_draw(kshark_cpp_argv *argv_c, int sd, int val,
+			       int draw_action)
+{
+	KsCppArgV *argv = KS_ARGV_TO_CPP(argv_c);
+	std::unordered_map<long long, KsymHitMark *> marks;
+	std::vector<ssize_t> writes, reads, other;
+	plugin_ksym_context *ctx;
+	kshark_entry *e;
+	ksym_hit *hit;
+	ssize_t first, last, i;
+	Graph *graph;
+	int bin, height, legendY;
+
+	if (!(draw_action & (KSHARK_CPU_DRAW | KSHARK_TASK_DRAW)))
+		return;
+
+	ctx = __get_context(sd);
+	if (!ctx || !ctx->nr_hits || ksym_hits_resolve(ctx))
+		return;
+
+	graph = argv->_graph;
+	height = graph->height();
+	if (!ksym_range(argv->_histo, ctx->data, &first, &last))
+		return;
+
+	writes.assign(ctx->nr_watches, 0);
+	reads.assign(ctx->nr_watches, 0);
+	other.assign(ctx->nr_watches, 0);
+
+	for (i = first; i <= last; i++) {
+		e = ctx->data->data[i]->entry;
+		if ((draw_action & KSHARK_CPU_DRAW) ? e->cpu != val
+						    : e->pid != val)
+			continue;
+
+		bin = ksmodel_get_bin(argv->_histo, e);
+		if (bin == UPPER_OVERFLOW_BIN || bin == LOWER_OVERFLOW_BIN ||
+		    bin < 0 || bin >= graph->size())
+			continue;
+
+		hit = &ctx->hits[ctx->data->data[i]->field];
+		if (hit->kind == KSYM_HIT_WRITE)
+			writes[hit->watch]++;
+		else if (hit->kind == KSYM_HIT_READ)
+			reads[hit->watch]++;
+		else
+			other[hit->watch]++;
+
+		long long key = (long long)bin * ctx->nr_watches + hit->watch;
+		auto it = marks.find(key);
+		if (it != marks.end()) {
+			it->second->merge(ctx->data->data[i]->field, e,
+					  hit->kind);
+			continue;
+		}
+
+		KsymHitMark *m = new KsymHitMark(graph->bin(bin)._base, height,
+						 sd, ctx->data->data[i]->field,
+						 e, hit->kind);
+		m->_color = KsymPalette[ctx->watches[hit->watch].colour %
+					KsymNrColours];
+		m->_size = -1;	/* KernelShark's default line width */
+		argv->_shapes->push_front(m);
+		marks[key] = m;
+	}
+
+	/* The legend: one line per symbol with hits here, in its colour. */
+	legendY = graph->base() - height + 12;
+	for (int w = 0; w < ctx->nr_watches; w++) {
+		const ksym_watch *kw = &ctx->watches[w];
+		std::string text;
+		char buf[96];
+
+		if (!writes[w] && !reads[w] && !other[w])
+			continue;
+
+		text = std::string(kw->name) + " " + ksym_access_str(kw->access) + ":";
+		if (writes[w]) {
+			snprintf(buf, sizeof(buf), " %zd W", writes[w]);
+			text += buf;
+		}
+		if (reads[w]) {
+			snprintf(buf, sizeof(buf), " %zd R", reads[w]);
+			text += buf;
+		}
+		if (other[w]) {
+			snprintf(buf, sizeof(buf), " %zd %s", other[w],
+				 kw->access == KSYM_ACCESS_X ? "X" : "R/W");
+			text += buf;
+		}
+
+		KsymText *t = new KsymText(text,
+					   Point(graph->bin(0)._base.x() + 4,
+						 legendY), false);
+		t->_color = KsymPalette[kw->colour % KsymNrColours];
+		argv->_shapes->push_front(t);
+		legendY += 13;
+	}
+
+	/* The pinned tooltip, on the graphs that show the selected hit. */
+	if (ksym_selected.sd == sd && ksym_selected.hit >= 0 &&
+	    ksym_selected.hit < ctx->nr_hits &&
+	    ctx->hits[ksym_selected.hit].entry == ksym_selected.entry) {
+		hit = &ctx->hits[ksym_selected.hit];
+		e = hit->entry;
+		if ((draw_action & KSHARK_CPU_DRAW) ? e->cpu == val
+						    : e->pid == val) {
+			bin = ksmodel_get_bin(argv->_histo, e);
+			if (bin >= 0 && bin < graph->size()) {
+				KsymText *t = new KsymText(ksym_tooltip(ctx, hit),
+					Point(graph->bin(bin)._base.x() + 8,
+					      graph->base() - height / 2), true);
+				t->_color = KsymPalette[ctx->watches[hit->watch].colour %
+							KsymNrColours];
+				argv->_shapes->push_front(t);
+			}
+		}
+	}
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * ksym_hits.h - KernelShark plot plugin for the ksym tracer's ksym_hit events.
+ *
+ * The C part (ksym_hits.c) collects every ksym_hit entry while KernelShark
+ * loads a trace and reads its fields; the C++ part (KsymHits.cpp) draws one
+ * marker per hit on the CPU and task graphs. Shaped after KernelShark's own
+ * sched_events plugin.
+ */
+#ifndef _KSHARK_PLUGIN_KSYM_HITS_H
+#define _KSHARK_PLUGIN_KSYM_HITS_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* HW_BREAKPOINT_R/W/X, as include/trace/events/ksym.h records them. */
+#define KSYM_ACCESS_R	1
+#define KSYM_ACCESS_W	2
+#define KSYM_ACCESS_X	4
+
+/* Event systems that may carry a "ksym_hit" event (see ksym_hits.c). */
+#define KSYM_HIT_EVENT_NAME	"ksym_hit"
+#define KSYM_HIT_MAX_EVENTS	4
+
+/* What one hit was, as far as the trace tells. */
+enum ksym_hit_kind {
+	/* "rw-" watch: first hit, or no value read: nothing to compare */
+	KSYM_HIT_ACCESS = 0,
+	/* "-w-" watch, or an "rw-" watch whose value changed */
+	KSYM_HIT_WRITE,
+	/* "r--" watch, or an "rw-" watch whose value did not change */
+	KSYM_HIT_READ,
+	/* "--x" watch */
+	KSYM_HIT_EXEC,
+};
+
+/* One watched range, i.e. one ksym_hit address: one colour in the plot. */
+struct ksym_watch {
+	uint64_t	addr;
+	/* "ksym_hitgen_var", "sym+0x8" or "0xffff..." */
+	char		*name;
+	unsigned int	access;		/* of the first hit seen */
+	unsigned int	len;
+	/* index into the colour palette: watches sorted by address */
+	int		colour;
+	ssize_t		nr_hits;
+	ssize_t		nr_writes;
+	ssize_t		nr_reads;
+};
+
+/* One hit. */
+struct ksym_hit {
+	struct kshark_entry	*entry;
+	uint64_t		ip;
+	uint64_t		value;
+	int			watch;		/* index into ctx->watches */
+	uint8_t			access;		/* configured access */
+	uint8_t			len;
+	uint8_t			kind;		/* enum ksym_hit_kind */
+	uint8_t			has_value;	/* value was read */
+};
+
+/* Fields of one event named ksym_hit. */
+struct ksym_hit_event {
+	struct tep_event	*event;
+	struct tep_format_field	*addr;
+	struct tep_format_field	*ip;
+	struct tep_format_field	*access;	/* "access" or "type" */
+	struct tep_format_field	*value;		/* optional */
+	struct tep_format_field	*len;		/* optional */
+	struct tep_format_field	*has_value;	/* optional */
+};
+
+/* The plugin's per-stream context. */
+struct plugin_ksym_context {
+	struct tep_handle		*tep;
+	struct ksym_hit_event		events[KSYM_HIT_MAX_EVENTS];
+	int				nr_events;
+
+	/* Hits in load order; data->data[i]->field is an index into it. */
+	struct kshark_data_container	*data;
+	struct ksym_hit			*hits;
+	ssize_t				nr_hits;
+	ssize_t				cap_hits;
+	/* Hits that could not be stored (allocation failure). */
+	ssize_t				nr_lost;
+
+	struct ksym_watch		*watches;
+	int				nr_watches;
+
+	/* True once ksym_hits_resolve() has run over the loaded hits. */
+	bool				resolved;
+};
+
+KS_DECLARE_PLUGIN_CONTEXT_METHODS(struct plugin_ksym_context)
+
+int ksym_hits_resolve(struct plugin_ksym_context *ctx);
+
+const char *ksym_access_str(unsigned int access);
+
+const char *ksym_hit_kind_str(unsigned int kind);
+
+char *ksym_hit_accessor(struct plugin_ksym_context *ctx,
+			const struct ksym_hit *hit);
+
+/* Defined by the C++ part (or by a test that has no GUI). */
+void plugin_ksym_draw(struct kshark_cpp_argv *argv, int sd, int val,
+		      int draw_action);
+
+void *plugin_ksym_set_gui_ptr(void *gui_ptr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _KSHARK_PLUGIN_KSYM_HITS_H */

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * test_ksym_hits.c - headless test of the KernelShark ksym plugin's data part.
+ *
+ * Linked with ksym_hits.c and libkshark only (no Qt, no GL): opens the
+ * trace.dat fixtures recorded in the test VM by record-fixtures.tc, registers
+ * and initialises the plugin on the stream as KernelShark does
+ * (kshark_register_plugin_to_stream + kshark_handle_dpi), loads the entries
+ * and checks that the plugin collected exactly the generator's hits, with
+ * their symbols, accesses, accessors, CPUs and read/write kinds.
+ *
+ *   test_ksym_hits DIR    (the directory of the fixtures)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+#include "libkshark-tepdata.h"
+#include "ksym_hits.h"
+
+/* The C++ part's symbols; this test has no GUI. */
+static int nr_draws;
+
+void plugin_ksym_draw(struct kshark_cpp_argv *argv, int sd, int val,
+		      int draw_action)
+{
+	(void)argv; (void)sd; (void)val; (void)draw_action;
+	nr_draws++;
+}
+
+void *plugin_ksym_set_gui_ptr(void *gui_ptr)
+{
+	(void)gui_ptr;
+	return NULL;
+}
+
+int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream);
+int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream);
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do {						\
+	if (cond) {							\
+		passed++;						\
+		printf("ok - ");					\
+	} else {							\
+		failed++;						\
+		printf("not ok - ");					\
+	}								\
+	printf(__VA_ARGS__);						\
+	printf("\n");							\
+} while (0)
+
+/* stderr goes to a temporary file between quiet_begin() and quiet_end(). */
+static FILE *quiet_file;
+static int quiet_saved = -1;
+
+static void quiet_begin(void)
+{
+	fflush(stderr);
+	quiet_file = tmpfile();
+	quiet_saved = dup(2);
+	if (!quiet_file || quiet_saved < 0 || dup2(fileno(quiet_file), 2) < 0) {
+		perror("test_ksym_hits: cannot redirect stderr");
+		exit(2);
+	}
+}
+
+/* Restores stderr; returns how many bytes were written to it meanwhile. */
+static long quiet_end(void)
+{
+	long n;
+
+	fflush(stderr);
+	dup2(quiet_saved, 2);
+	close(quiet_saved);
+	n = ftell(quiet_file);
+	if (n > 0) {
+		char buf[256];
+		size_t got;
+
+		rewind(quiet_file);
+		got = fread(buf, 1, sizeof(buf) - 1, quiet_file);
+		buf[got] = '\0';
+		printf("# stderr: %s", buf);
+	}
+	fclose(quiet_file);
+	return n;
+}
+
+/* What the generator did for one fixture: hits per watch/CPU/accessor/kind. */
+struct expect {
+	const char	*sym;
+	const char	*access;
+	int		cpu;
+	const char	*accessor;	/* function name, "+0x..." follows */
+	int		kind;
+	int		count;
+};
+
+struct fixture {
+	const char		*file;
+	const struct expect	*expect;	/* NULL: no ksym_hit at all */
+	int			nr_hits;
+	int			nr_watches;
+	/* The values of the hits of the first watch, in time order. */
+	const uint64_t		*values;
+	int			nr_values;
+};
+
+static const struct expect hits_expect[] = {
+	{ "ksym_hitgen_var", "rw-", 0, "ksym_hitgen_write_a", KSYM_HIT_ACCESS, 1 },
+	{ "ksym_hitgen_var", "rw-", 0, "ksym_hitgen_write_a", KSYM_HIT_WRITE, 4 },
+	{ "ksym_hitgen_var", "rw-", 0, "ksym_hitgen_read", KSYM_HIT_READ, 3 },
+	{ "ksym_hitgen_u32", "-w-", 1, "ksym_hitgen_write_u32", KSYM_HIT_WRITE, 3 },
+	{ NULL, NULL, 0, NULL, 0, 0 },
+};
+static const uint64_t hits_values[] = { 1, 2, 3, 4, 5, 5, 5, 5 };
+
+static const struct expect event_expect[] = {
+	{ "ksym_hitgen_var", "rw-", 1, "ksym_hitgen_write_b", KSYM_HIT_ACCESS, 1 },
+	{ "ksym_hitgen_var", "rw-", 1, "ksym_hitgen_write_b", KSYM_HIT_WRITE, 3 },
+	{ "ksym_hitgen_u32", "-w-", 0, "ksym_hitgen_write_u32", KSYM_HIT_WRITE, 2 },
+	{ NULL, NULL, 0, NULL, 0, 0 },
+};
+static const uint64_t event_values[] = { 1, 2, 3, 4 };
+
+static const struct fixture fixtures[] = {
+	{ "ksym-hits.dat", hits_expect, 11, 2, hits_values, 8 },
+	{ "ksym-event.dat", event_expect, 6, 2, event_values, 4 },
+	{ "no-ksym.dat", NULL, 0, 0, NULL, 0 },
+};
+
+static bool accessor_is(struct plugin_ksym_context *ctx,
+			const struct ksym_hit *hit, const char *func)
+{
+	char *s = ksym_hit_accessor(ctx, hit);
+	size_t n = strlen(func);
+	bool ok;
+
+	ok = s && !strncmp(s, func, n) && (s[n] == '+' || s[n] == '\0');
+	free(s);
+	return ok;
+}
+
+/* Hits in time order matching one expectation line. */
+static int count_matching(struct plugin_ksym_context *ctx,
+			  const struct expect *x)
+{
+	const struct ksym_watch *w;
+	const struct ksym_hit *hit;
+	int i, n = 0;
+
+	for (i = 0; i < ctx->data->size; i++) {
+		hit = &ctx->hits[ctx->data->data[i]->field];
+		w = &ctx->watches[hit->watch];
+		if (!strcmp(w->name, x->sym) &&
+		    !strcmp(ksym_access_str(hit->access), x->access) &&
+		    hit->entry->cpu == x->cpu && hit->kind == x->kind &&
+		    accessor_is(ctx, hit, x->accessor))
+			n++;
+	}
+	return n;
+}
+
+static void check_fixture(struct kshark_context *kctx, const char *dir,
+			  const struct fixture *fx)
+{
+	struct kshark_entry **rows = NULL;
+	struct plugin_ksym_context *ctx;
+	struct kshark_data_stream *stream;
+	struct kshark_dpi_list *plugin;
+	struct kshark_dpi dpi = {
+		.name	= "ksym",
+		.init	= KSHARK_PLOT_PLUGIN_INITIALIZER,
+		.close	= KSHARK_PLOT_PLUGIN_DEINITIALIZER,
+	};
+	const struct expect *x;
+	const struct ksym_hit *hit;
+	ssize_t n, i, nr_events = 0;
+	char path[4096];
+	int sd, ret, first = -1, k;
+	char *name, *sep;
+	long said;
+
+	printf("# %s\n", fx->file);
+	snprintf(path, sizeof(path), "%s/%s", dir, fx->file);
+	sd = kshark_open(kctx, path);
+	CHECK(sd >= 0, "%s: kshark_open", fx->file);
+	if (sd < 0)
+		return;
+
+	stream = kshark_get_data_stream(kctx, sd);
+	plugin = kshark_register_plugin_to_stream(stream, &dpi, true);
+	CHECK(plugin != NULL, "%s: plugin registered to the stream", fx->file);
+	if (!plugin)
+		goto close;
+	quiet_begin();
+	ret = kshark_handle_dpi(stream, plugin, KSHARK_PLUGIN_INIT);
+	ctx = __get_context(sd);
+
+	if (!fx->expect) {
+		n = kshark_load_entries(kctx, sd, &rows);
+		said = quiet_end();
+		/* Quiet: loaded, but no context, no handler, nothing to draw. */
+		CHECK(ret == 1 && (plugin->status & KSHARK_PLUGIN_LOADED),
+		      "%s: plugin loads idle on a trace without ksym_hit (init %d)",
+		      fx->file, ret);
+		CHECK(ctx == NULL && stream->draw_handlers == NULL &&
+		      stream->event_handlers == NULL,
+		      "%s: no context, no event or draw handler", fx->file);
+		CHECK(n > 0, "%s: %zd entries loaded", fx->file, n);
+		CHECK(said == 0, "%s: nothing printed (%ld bytes on stderr)",
+		      fx->file, said);
+		goto free_rows;
+	}
+	quiet_end();
+
+	CHECK(ret == 1 && (plugin->status & KSHARK_PLUGIN_LOADED) && ctx,
+	      "%s: plugin initialised (init %d)", fx->file, ret);
+	if (!ctx)
+		goto close;
+	CHECK(stream->draw_handlers &&
+	      stream->draw_handlers->draw_func == plugin_ksym_draw,
+	      "%s: draw handler registered", fx->file);
+	CHECK(ctx->nr_events >= 1 &&
+	      kshark_find_event_handler(stream->event_handlers,
+					ctx->events[0].event->id),
+	      "%s: event handler registered for %s:%s", fx->file,
+	      ctx->events[0].event->system, ctx->events[0].event->name);
+
+	n = kshark_load_entries(kctx, sd, &rows);
+	CHECK(n > 0, "%s: %zd entries loaded", fx->file, n);
+
+	/* Every ksym_hit entry, and only those, went to the plugin. */
+	for (i = 0; i < n; i++) {
+		/* "system/name", e.g. "ksym/ksym_hit" */
+		name = kshark_get_event_name(rows[i]);
+		sep = name ? strrchr(name, '/') : NULL;
+		if (sep && !strcmp(sep + 1, "ksym_hit"))
+			nr_events++;
+		free(name);
+	}
+	CHECK(ctx->nr_hits == nr_events && ctx->nr_lost == 0,
+	      "%s: plugin collected %zd hits of %zd ksym_hit entries (%zd lost)",
+	      fx->file, ctx->nr_hits, nr_events, ctx->nr_lost);
+	CHECK(ctx->nr_hits == fx->nr_hits,
+	      "%s: %zd hits, the generator made %d", fx->file, ctx->nr_hits,
+	      fx->nr_hits);
+
+	CHECK(ksym_hits_resolve(ctx) == 0 && ctx->resolved,
+	      "%s: hits resolved", fx->file);
+	CHECK(ctx->nr_watches == fx->nr_watches, "%s: %d watched symbols",
+	      fx->file, ctx->nr_watches);
+	for (k = 0; k < ctx->nr_watches; k++)
+		printf("#   watch %d: %s 0x%llx %s colour %d, %zd hits (%zd W, %zd R)\n",
+		       k, ctx->watches[k].name,
+		       (unsigned long long)ctx->watches[k].addr,
+		       ksym_access_str(ctx->watches[k].access),
+		       ctx->watches[k].colour, ctx->watches[k].nr_hits,
+		       ctx->watches[k].nr_writes, ctx->watches[k].nr_reads);
+	if (ctx->nr_watches == 2)
+		CHECK(ctx->watches[0].colour != ctx->watches[1].colour,
+		      "%s: one colour per symbol", fx->file);
+
+	for (x = fx->expect; x->sym; x++) {
+		k = count_matching(ctx, x);
+		CHECK(k == x->count, "%s: %s %s on CPU %d by %s, %s: %d (expected %d)",
+		      fx->file, x->sym, x->access, x->cpu, x->accessor,
+		      ksym_hit_kind_str(x->kind), k, x->count);
+	}
+
+	/* Values of the first symbol's hits, in time order. */
+	k = 0;
+	for (i = 0; i < ctx->data->size; i++) {
+		hit = &ctx->hits[ctx->data->data[i]->field];
+		if (strcmp(ctx->watches[hit->watch].name, fx->expect[0].sym))
+			continue;
+		if (k < fx->nr_values && hit->value == fx->values[k] &&
+		    hit->len == (!strcmp(fx->expect[0].sym, "ksym_hitgen_u32") ? 4 : 8))
+			k++;
+		else if (first < 0)
+			first = k;
+	}
+	CHECK(k == fx->nr_values && first < 0,
+	      "%s: %s values in time order (%d of %d match)", fx->file,
+	      fx->expect[0].sym, k, fx->nr_values);
+
+free_rows:
+	for (i = 0; rows && i < n; i++)
+		free(rows[i]);
+	free(rows);
+	kshark_handle_dpi(stream, plugin, KSHARK_PLUGIN_CLOSE);
+	CHECK(__get_context(sd) == NULL && stream->draw_handlers == NULL,
+	      "%s: plugin closed, handlers gone", fx->file);
+close:
+	kshark_close(kctx, sd);
+}
+
+int main(int argc, char **argv)
+{
+	struct kshark_context *kctx = NULL;
+	const char *dir = argc > 1 ? argv[1] : ".";
+	size_t i;
+
+	if (!kshark_instance(&kctx)) {
+		fprintf(stderr, "test_ksym_hits: no kshark context\n");
+		return 1;
+	}
+
+	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
+		check_fixture(kctx, dir, &fixtures[i]);
+
+	kshark_free(kctx);
+	printf("kshark-ksym-headless: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
