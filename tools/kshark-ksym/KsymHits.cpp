@@ -8,7 +8,8 @@
  *    triangle = read, hollow diamond = an "rw-" hit that cannot be told
  *    (the first of its watch), filled square = execute;
  *  - every graph with hits in view gets a legend line per symbol, in the
- *    symbol's colour: "ksym_hitgen_var rw-: 5 W 3 R";
+ *    symbol's colour, naming the accessing functions and what they did:
+ *    "ksym_hitgen_var rw-  ksym_hitgen_write_a: 4 W 1 R/W  ksym_hitgen_read: 3 R";
  *  - a double click on a marker selects its entry (marker A, the table row)
  *    and pins a tooltip beside it: symbol, access, accessing function, value.
  */
@@ -229,6 +230,54 @@ static std::string ksym_tooltip(plugin_ksym_context *ctx, const ksym_hit *hit)
 	return s;
 }
 
+/* Hits of one symbol by one accessing function, for the legend. */
+struct KsymAccessor {
+	int		watch;
+	std::string	func;
+	ssize_t		count[KSYM_HIT_EXEC + 1];
+};
+
+/* Accessing functions named per symbol in a graph's legend. */
+#define KSYM_LEGEND_FUNCS	3
+
+static void ksym_legend_add(std::vector<KsymAccessor> *legend,
+			    const ksym_hit *hit)
+{
+	std::string func = hit->func ? hit->func : "?";
+
+	for (auto &acc: *legend) {
+		if (acc.watch == hit->watch && acc.func == func) {
+			acc.count[hit->kind]++;
+			return;
+		}
+	}
+
+	KsymAccessor acc = {hit->watch, func, {}};
+	acc.count[hit->kind]++;
+	legend->push_back(acc);
+}
+
+/* " 4 W 3 R 1 R/W" */
+static std::string ksym_counts(const KsymAccessor &acc)
+{
+	/* Indexed by enum ksym_hit_kind. */
+	static const char *const tag[] = { "R/W", "W", "R", "X" };
+	static const int order[] = {
+		KSYM_HIT_WRITE, KSYM_HIT_READ, KSYM_HIT_ACCESS, KSYM_HIT_EXEC,
+	};
+	std::string s;
+	char buf[32];
+
+	for (int k: order) {
+		if (!acc.count[k])
+			continue;
+		snprintf(buf, sizeof(buf), " %zd %s", acc.count[k], tag[k]);
+		s += buf;
+	}
+
+	return s;
+}
+
 /* First and last index of the (sorted) hits inside the model's range. */
 static bool ksym_range(kshark_trace_histo *histo, kshark_data_container *data,
 		       ssize_t *first, ssize_t *last)
@@ -269,7 +318,7 @@ __hidden void plugin_ksym_draw(kshark_cpp_argv *argv_c, int sd, int val,
 {
 	KsCppArgV *argv = KS_ARGV_TO_CPP(argv_c);
 	std::unordered_map<long long, KsymHitMark *> marks;
-	std::vector<ssize_t> writes, reads, other;
+	std::vector<KsymAccessor> legend;
 	plugin_ksym_context *ctx;
 	kshark_entry *e;
 	ksym_hit *hit;
@@ -289,10 +338,6 @@ __hidden void plugin_ksym_draw(kshark_cpp_argv *argv_c, int sd, int val,
 	if (!ksym_range(argv->_histo, ctx->data, &first, &last))
 		return;
 
-	writes.assign(ctx->nr_watches, 0);
-	reads.assign(ctx->nr_watches, 0);
-	other.assign(ctx->nr_watches, 0);
-
 	for (i = first; i <= last; i++) {
 		e = ctx->data->data[i]->entry;
 		if ((draw_action & KSHARK_CPU_DRAW) ? e->cpu != val
@@ -305,12 +350,7 @@ __hidden void plugin_ksym_draw(kshark_cpp_argv *argv_c, int sd, int val,
 			continue;
 
 		hit = &ctx->hits[ctx->data->data[i]->field];
-		if (hit->kind == KSYM_HIT_WRITE)
-			writes[hit->watch]++;
-		else if (hit->kind == KSYM_HIT_READ)
-			reads[hit->watch]++;
-		else
-			other[hit->watch]++;
+		ksym_legend_add(&legend, hit);
 
 		long long key = (long long)bin * ctx->nr_watches + hit->watch;
 		auto it = marks.find(key);
@@ -330,31 +370,30 @@ __hidden void plugin_ksym_draw(kshark_cpp_argv *argv_c, int sd, int val,
 		marks[key] = m;
 	}
 
-	/* The legend: one line per symbol with hits here, in its colour. */
+	/*
+	 * The legend: a line per symbol with hits here, in its colour, with
+	 * the accessing functions and what they did.
+	 */
 	legendY = graph->base() - height + 12;
 	for (int w = 0; w < ctx->nr_watches; w++) {
 		const ksym_watch *kw = &ctx->watches[w];
 		std::string text;
-		char buf[96];
+		int shown = 0;
 
-		if (!writes[w] && !reads[w] && !other[w])
+		for (const auto &acc: legend) {
+			if (acc.watch != w)
+				continue;
+			if (shown++ == KSYM_LEGEND_FUNCS) {
+				text += "  ...";
+				break;
+			}
+			text += "  " + acc.func + ":" + ksym_counts(acc);
+		}
+		if (!shown)
 			continue;
 
-		text = std::string(kw->name) + " " + ksym_access_str(kw->access) + ":";
-		if (writes[w]) {
-			snprintf(buf, sizeof(buf), " %zd W", writes[w]);
-			text += buf;
-		}
-		if (reads[w]) {
-			snprintf(buf, sizeof(buf), " %zd R", reads[w]);
-			text += buf;
-		}
-		if (other[w]) {
-			snprintf(buf, sizeof(buf), " %zd %s", other[w],
-				 kw->access == KSYM_ACCESS_X ? "X" : "R/W");
-			text += buf;
-		}
-
+		text = std::string(kw->name) + " " +
+		       ksym_access_str(kw->access) + text;
 		KsymText *t = new KsymText(text,
 					   Point(graph->bin(0)._base.x() + 4,
 						 legendY), false);

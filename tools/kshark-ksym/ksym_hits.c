@@ -183,6 +183,7 @@ static void plugin_ksym_hit_action(struct kshark_data_stream *stream,
 	memset(hit, 0, sizeof(*hit));
 	hit->entry = entry;
 	hit->ip = ksym_read_field(ev->ip, record->data, 0);
+	hit->func = tep_find_function(ctx->tep, hit->ip);
 	hit->value = ksym_read_field(ev->value, record->data, 0);
 	hit->access = ksym_read_field(ev->access, record->data, 0);
 	hit->len = ksym_read_field(ev->len, record->data, 0);

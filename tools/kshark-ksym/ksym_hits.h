@@ -59,6 +59,8 @@ struct ksym_watch {
 /* One hit. */
 struct ksym_hit {
 	struct kshark_entry	*entry;
+	/* The accessing function (kallsyms of the trace), or NULL. */
+	const char		*func;
 	uint64_t		ip;
 	uint64_t		value;
 	int			watch;		/* index into ctx->watches */

@@ -143,7 +143,8 @@ static bool accessor_is(struct plugin_ksym_context *ctx,
 	size_t n = strlen(func);
 	bool ok;
 
-	ok = s && !strncmp(s, func, n) && (s[n] == '+' || s[n] == '\0');
+	ok = s && !strncmp(s, func, n) && (s[n] == '+' || s[n] == '\0') &&
+	     hit->func && !strcmp(hit->func, func);
 	free(s);
 	return ok;
 }
