@@ -1,0 +1,2222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym-fuzz - grammar-aware fuzzer of /sys/kernel/tracing/ksym_trace_filter
+ *
+ * Generates valid and hostile writes (whole and in pieces, with bad lengths,
+ * CPU lists, huge entries, NUL bytes, blank lines, unterminated entries),
+ * keeps a model of the watch set built from Documentation/trace/ksym.rst
+ * alone, and after every write(2) and close(2) compares the return value
+ * and the file read back with the model: an accepted write must have
+ * exactly its documented effect, a refused one must change nothing.
+ *
+ *   ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z]
+ *             [-f FILTER] [-v] [-T]
+ *
+ *   -s SEED   PRNG seed (default 1). Writer i uses its own stream derived
+ *             from SEED; -m single is reproducible byte for byte.
+ *   -n N      write(2) calls in all (default 10000), split between writers.
+ *   -m MODE   single: one writer, checked.
+ *             lock:   two writer processes, both checked; each write and its
+ *                     read-back run under flock() on a shared model, with
+ *                     each writer's own descriptor (and unterminated data).
+ *             race:   two writer processes, no lock: the checker owns every
+ *                     address but one and checks as in single mode; the other
+ *                     writer races it on ksym_hitgen_buf+8 only (one watch at
+ *                     most, never clearing) and is not checked. The checker
+ *                     ignores that address when reading back, and accepts
+ *                     either outcome where the racer's debug register decides
+ *                     (exactly 4 of the checker's watches on a CPU).
+ *   -H        also run a process that makes hits (ksym_hitgen write_a,
+ *             write_u32, read, spread) until the writers are done.
+ *   -L        legacy rule: a write with no entry at all clears every watch
+ *             (the behaviour issue 8 item 1 calls a bug). Default: it changes
+ *             nothing. See rule_entryless().
+ *   -Z        generate no NUL bytes (for kernels that still truncate at a
+ *             NUL, issue 8 item 6). See rule_nul().
+ *   -f FILE   the filter file (default /sys/kernel/tracing/ksym_trace_filter).
+ *   -v        print every write.
+ *   -T        run the model's self-test (no kernel needed) and exit.
+ *
+ * Exit status: 0 when every check passed, 1 on a mismatch (the failing input
+ * is printed, escaped, with a shell reproducer), 2 on a usage or setup error.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define FILTER_DEFAULT	"/sys/kernel/tracing/ksym_trace_filter"
+#define HITGEN_DIR	"/sys/kernel/debug/ksym_hitgen"
+#define LOCK_FILE	"/tmp/ksym-fuzz.lock"
+
+/* Limits as Documentation/trace/ksym.rst states them. */
+#define ENTRY_MAX	1024	/* "an entry is at most 1023 characters" */
+#define WRITE_MAX	4096	/* "at most 4095 bytes are applied as one write" */
+#define MAX_WATCHES	32	/* ENOSPC: "more than 32 watches" */
+#define HW_SLOTS	4	/* x86 debug registers per CPU */
+#define MAX_CPUS	64
+#define TARGET_MAX	1100
+#define BUF_MAX		(3 * WRITE_MAX)
+
+/* Access bits as the doc's event table numbers them. */
+#define ACC_R	1
+#define ACC_W	2
+#define ACC_RW	3
+#define ACC_X	4
+
+/* Errnos as a bit set. */
+enum {
+	EB_EINVAL	= 1 << 0,
+	EB_ENOENT	= 1 << 1,
+	EB_EOPNOTSUPP	= 1 << 2,
+	EB_EFAULT	= 1 << 3,
+	EB_EPERM	= 1 << 4,
+	EB_ENOSPC	= 1 << 5,
+	EB_E2BIG	= 1 << 6,
+	EB_OTHER	= 1 << 7,
+};
+
+static const struct {
+	int err;
+	unsigned int bit;
+	const char *name;
+} errnos[] = {
+	{ EINVAL, EB_EINVAL, "EINVAL" },
+	{ ENOENT, EB_ENOENT, "ENOENT" },
+	{ EOPNOTSUPP, EB_EOPNOTSUPP, "EOPNOTSUPP" },
+	{ EFAULT, EB_EFAULT, "EFAULT" },
+	{ EPERM, EB_EPERM, "EPERM" },
+	{ ENOSPC, EB_ENOSPC, "ENOSPC" },
+	{ E2BIG, EB_E2BIG, "E2BIG" },
+};
+#define NR_ERRNOS (sizeof(errnos) / sizeof(errnos[0]))
+
+static unsigned int errno_bit(int err)
+{
+	size_t i;
+
+	for (i = 0; i < NR_ERRNOS; i++)
+		if (errnos[i].err == err)
+			return errnos[i].bit;
+	return EB_OTHER;
+}
+
+static void errmask_str(unsigned int mask, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < NR_ERRNOS; i++)
+		if (mask & errnos[i].bit)
+			n += snprintf(buf + n, size - n, "%s%s", n ? "|" : "",
+				      errnos[i].name);
+	if (mask & EB_OTHER)
+		snprintf(buf + n, size - n, "%sother", n ? "|" : "");
+	if (!mask)
+		snprintf(buf, size, "none");
+}
+
+/* ------------------------------------------------------------------------
+ * Options and global state
+ */
+
+enum mode { MODE_SINGLE, MODE_LOCK, MODE_RACE };
+
+static struct {
+	uint64_t seed;
+	long writes;
+	enum mode mode;
+	bool hits;
+	bool legacy_blank;
+	bool no_nul;
+	bool verbose;
+	const char *filter;
+} opt = {
+	.seed = 1,
+	.writes = 10000,
+	.mode = MODE_SINGLE,
+	.filter = FILTER_DEFAULT,
+};
+
+static int nr_cpus_possible;
+static uint64_t cpus_possible, cpus_online;
+
+/* ------------------------------------------------------------------------
+ * PRNG: splitmix64, one stream per writer.
+ */
+
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned int rnd(struct rng *r, unsigned int n)
+{
+	return n ? rng_next(r) % n : 0;
+}
+
+/* True with probability pct percent. */
+static bool chance(struct rng *r, unsigned int pct)
+{
+	return rnd(r, 100) < pct;
+}
+
+/* ------------------------------------------------------------------------
+ * Symbols the fuzzer uses, resolved from /proc/kallsyms at startup.
+ */
+
+struct fsym {
+	const char *name;
+	const char *mod;	/* owning module, NULL: vmlinux */
+	bool text;		/* function: --x allowed */
+	bool initmem;		/* __initdata, freed after boot: must be refused */
+	bool racer;		/* the racing writer's (in -m race, the checker avoids it) */
+	unsigned int size;	/* the object's size, for picking lengths */
+	const unsigned int *offs;	/* offsets the generator uses (besides 0) */
+	unsigned int noffs;
+	/* From /proc/kallsyms: */
+	unsigned long addr;
+	long dist;		/* to the next higher symbol of the same owner, -1 unknown */
+	int deflen;		/* default LEN: dist if 1/2/4/8, 0 none, -1 unknown */
+	bool found;
+};
+
+static const unsigned int offs_buf[] = { 1, 2, 3, 4, 6, 7 };
+static const unsigned int offs_jiffies[] = { 8, 16, 56 };
+static const unsigned int offs_pid_max[] = { 4 };
+static const unsigned int offs_text[] = { 1, 2, 3 };
+
+#define NOFFS(a) (sizeof(a) / sizeof(a[0]))
+#define SYM(n, m, t, i, sz) .name = n, .mod = m, .text = t, .initmem = i, .size = sz
+
+static struct fsym syms[] = {
+	{ SYM("ksym_hitgen_var", "ksym_hitgen", false, false, 8) },
+	{ SYM("ksym_hitgen_u32", "ksym_hitgen", false, false, 4) },
+	{ SYM("ksym_hitgen_buf", "ksym_hitgen", false, false, 16),
+	  .offs = offs_buf, .noffs = NOFFS(offs_buf) },
+	{ SYM("jiffies_64", NULL, false, false, 8),
+	  .offs = offs_jiffies, .noffs = NOFFS(offs_jiffies) },
+	{ SYM("pid_max", NULL, false, false, 4),
+	  .offs = offs_pid_max, .noffs = NOFFS(offs_pid_max) },
+	{ SYM("total_forks", NULL, false, false, 8) },
+	{ SYM("ksym_hitgen_write_a", "ksym_hitgen", true, false, 8),
+	  .offs = offs_text, .noffs = NOFFS(offs_text) },
+	{ SYM("ksym_hitgen_write_b", "ksym_hitgen", true, false, 8),
+	  .offs = offs_text, .noffs = NOFFS(offs_text) },
+	{ SYM("ksym_hitgen_read", "ksym_hitgen", true, false, 8),
+	  .offs = offs_text, .noffs = NOFFS(offs_text) },
+	{ SYM("boot_command_line", NULL, false, true, 8) },
+};
+#define NR_SYMS (sizeof(syms) / sizeof(syms[0]))
+
+/* The racing writer's address: ksym_hitgen_buf+8 (the checker uses +0..+7). */
+#define RACER_OFF 8
+static unsigned long racer_addr;
+
+/* Addresses with no readable kernel memory or in user space. */
+static const unsigned long bad_addrs[] = {
+	0x0UL, 0x1000UL, 0x7fff00000000UL, 0x8000000000000000UL,
+	0xffffffffff600000UL, 0xfffffffffffff000UL,
+};
+#define NR_BAD_ADDRS (sizeof(bad_addrs) / sizeof(bad_addrs[0]))
+
+static struct fsym *sym_by_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SYMS; i++)
+		if (syms[i].found && !strcmp(syms[i].name, name))
+			return &syms[i];
+	return NULL;
+}
+
+/* The symbol whose extent holds addr (extent: dist, or size if unknown). */
+static struct fsym *sym_by_addr(unsigned long addr, unsigned long *off)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SYMS; i++) {
+		unsigned long ext;
+
+		if (!syms[i].found)
+			continue;
+		ext = syms[i].dist > 0 ? (unsigned long)syms[i].dist : syms[i].size;
+		if (ext < 16)
+			ext = 16;
+		if (addr >= syms[i].addr && addr - syms[i].addr < ext) {
+			*off = addr - syms[i].addr;
+			return &syms[i];
+		}
+	}
+	return NULL;
+}
+
+struct ksline {
+	unsigned long addr;
+	char owner[64];
+};
+
+static int cmp_ksline(const void *a, const void *b)
+{
+	const struct ksline *x = a, *y = b;
+	int c = strcmp(x->owner, y->owner);
+
+	if (c)
+		return c;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Resolve syms[] from /proc/kallsyms. kallsyms knows no sizes: the default
+ * LEN is the distance to the next symbol (doc, "LEN"), computed here from
+ * the same listing among the symbols of the same owner.
+ */
+static int load_kallsyms(const char *path)
+{
+	struct ksline *all = NULL;
+	size_t nall = 0, cap = 0, i, j;
+	char line[512];
+	FILE *f;
+	int ret = -1;
+
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "ksym-fuzz: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256], owner[64] = "";
+		unsigned long addr;
+		int n;
+
+		n = sscanf(line, "%lx %c %255s [%63[^]]]", &addr, &type, name, owner);
+		if (n < 3)
+			continue;
+		if (nall == cap) {
+			struct ksline *p;
+
+			cap = cap ? 2 * cap : 65536;
+			p = realloc(all, cap * sizeof(*all));
+			if (!p)
+				goto out;
+			all = p;
+		}
+		all[nall].addr = addr;
+		snprintf(all[nall].owner, sizeof(all[nall].owner), "%s", owner);
+		nall++;
+		for (i = 0; i < NR_SYMS; i++) {
+			const char *m = syms[i].mod ? syms[i].mod : "";
+
+			if (!strcmp(name, syms[i].name) && !strcmp(owner, m)) {
+				syms[i].addr = addr;
+				syms[i].found = true;
+			}
+		}
+	}
+	qsort(all, nall, sizeof(*all), cmp_ksline);
+	for (i = 0; i < NR_SYMS; i++) {
+		const char *m = syms[i].mod ? syms[i].mod : "";
+
+		syms[i].dist = -1;
+		if (!syms[i].found)
+			continue;
+		for (j = 0; j < nall; j++) {
+			if (strcmp(all[j].owner, m) || all[j].addr <= syms[i].addr)
+				continue;
+			syms[i].dist = all[j].addr - syms[i].addr;
+			break;
+		}
+		switch (syms[i].dist) {
+		case 1: case 2: case 4: case 8:
+			syms[i].deflen = syms[i].dist;
+			break;
+		case -1:
+			syms[i].deflen = -1;
+			break;
+		default:
+			syms[i].deflen = 0;
+		}
+	}
+	ret = 0;
+out:
+	fclose(f);
+	free(all);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * The model: a watch set, per Documentation/trace/ksym.rst.
+ */
+
+struct spec {
+	unsigned long addr;
+	unsigned int len;
+	unsigned int access;
+	uint64_t cpus;		/* 0: every CPU */
+	char target[TARGET_MAX];
+};
+
+struct model {
+	int nr;
+	struct spec w[MAX_WATCHES + 1];
+};
+
+/*
+ * What a write(2) or close(2) may do: succeed, leaving @after, and/or fail
+ * with one of @errs, leaving the set as it was. Both set: either is right
+ * (the model then follows what the kernel did).
+ */
+struct outcome {
+	bool ok;
+	unsigned int errs;
+	size_t entries;		/* entries the applied text had */
+	struct model after;
+	char why[256];
+};
+
+static void why(struct outcome *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void why(struct outcome *o, const char *fmt, ...)
+{
+	size_t n = strlen(o->why);
+	va_list ap;
+
+	if (n >= sizeof(o->why) - 2)
+		return;
+	if (n)
+		o->why[n++] = ';', o->why[n++] = ' ', o->why[n] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(o->why + n, sizeof(o->why) - n, fmt, ap);
+	va_end(ap);
+}
+
+static const char *access_str(unsigned int access)
+{
+	switch (access) {
+	case ACC_RW: return "rw-";
+	case ACC_W: return "-w-";
+	case ACC_R: return "r--";
+	case ACC_X: return "--x";
+	}
+	return "---";
+}
+
+static void cpulist_str(uint64_t mask, char *buf, size_t size)
+{
+	size_t n = 0;
+	int c = 0;
+
+	buf[0] = '\0';
+	while (c < MAX_CPUS) {
+		int e;
+
+		if (!(mask & (1ULL << c))) {
+			c++;
+			continue;
+		}
+		for (e = c; e + 1 < MAX_CPUS && (mask & (1ULL << (e + 1))); e++)
+			;
+		if (e == c)
+			n += snprintf(buf + n, size - n, "%s%d", n ? "," : "", c);
+		else
+			n += snprintf(buf + n, size - n, "%s%d-%d", n ? "," : "", c, e);
+		c = e + 1;
+	}
+}
+
+/* The canonical line of a watch (doc: "TARGET/LEN:ACCESS[@CPULIST]"). */
+static void spec_line(const struct spec *s, char *buf, size_t size)
+{
+	char cpus[256];
+
+	if (s->cpus) {
+		cpulist_str(s->cpus, cpus, sizeof(cpus));
+		snprintf(buf, size, "%s/%u:%s@%s", s->target, s->len,
+			 access_str(s->access), cpus);
+	} else {
+		snprintf(buf, size, "%s/%u:%s", s->target, s->len,
+			 access_str(s->access));
+	}
+}
+
+static struct spec *model_find(struct model *m, unsigned long addr)
+{
+	int i;
+
+	for (i = 0; i < m->nr; i++)
+		if (m->w[i].addr == addr)
+			return &m->w[i];
+	return NULL;
+}
+
+/*
+ * Numbers as the kernel's kstrto*() read them (base 0: 0x hex, 0 octal,
+ * else decimal; base 16: optional 0x), a leading '+' allowed.
+ */
+static bool parse_num(const char *s, int base, unsigned long *val)
+{
+	unsigned long v = 0;
+	int digits = 0;
+
+	if (*s == '+')
+		s++;
+	if (base == 0) {
+		if (s[0] == '0' && tolower((unsigned char)s[1]) == 'x' &&
+		    isxdigit((unsigned char)s[2])) {
+			base = 16;
+			s += 2;
+		} else if (s[0] == '0') {
+			base = 8;
+		} else {
+			base = 10;
+		}
+	} else if (base == 16 && s[0] == '0' && tolower((unsigned char)s[1]) == 'x') {
+		s += 2;
+	}
+	for (; *s; s++) {
+		int d;
+
+		if (isdigit((unsigned char)*s))
+			d = *s - '0';
+		else if (isxdigit((unsigned char)*s))
+			d = tolower((unsigned char)*s) - 'a' + 10;
+		else
+			return false;
+		if (d >= base)
+			return false;
+		if (v > (~0UL - d) / base)
+			return false;
+		v = v * base + d;
+		digits++;
+	}
+	*val = v;
+	return digits > 0;
+}
+
+/*
+ * CPULIST in the kernel's cpulist format (bitmap_parselist()): "N" or
+ * "N-M" regions separated by commas, empty regions skipped. (The ":used/
+ * group" and "N" forms are not generated.)
+ */
+static bool parse_cpulist(const char *s, uint64_t *mask)
+{
+	*mask = 0;
+	for (;;) {
+		unsigned long a, b;
+		char *end;
+
+		while (*s == ',')
+			s++;
+		if (!*s)
+			return true;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		errno = 0;
+		a = strtoul(s, &end, 10);
+		s = end;
+		b = a;
+		if (*s == '-') {
+			s++;
+			if (!isdigit((unsigned char)*s))
+				return false;
+			b = strtoul(s, &end, 10);
+			s = end;
+		}
+		if (errno || a > b || b >= MAX_CPUS)
+			return false;
+		for (; a <= b; a++)
+			*mask |= 1ULL << a;
+		if (*s && *s != ',')
+			return false;
+	}
+}
+
+/* Symbol names: [A-Za-z0-9_.$]+, with at most one "module:" prefix. */
+static bool valid_symbol(const char *s)
+{
+	const char *p, *colon = NULL;
+
+	if (!*s)
+		return false;
+	for (p = s; *p; p++) {
+		if (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '$')
+			continue;
+		if (*p == ':' && !colon && p != s && p[1]) {
+			colon = p;
+			continue;
+		}
+		return false;
+	}
+	return true;
+}
+
+enum op { OP_ERR, OP_SET, OP_REMOVE, OP_CLEAR };
+
+struct parsed {
+	enum op op;
+	unsigned int errs;
+	struct spec spec;
+};
+
+static bool is_user_addr(unsigned long addr)
+{
+	return addr < 0x00007ffffffff000UL;
+}
+
+/* One entry, per the doc's grammar TARGET[/LEN]:ACCESS[@CPULIST]. */
+static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
+			struct outcome *o)
+{
+	char buf[ENTRY_MAX + 1];
+	char *at, *colon, *slash, *tgt, *plus;
+	unsigned long len = 0, off = 0, addr = 0;
+	bool has_len = false, has_at = false, hexform = false, has_plus = false;
+	struct fsym *s = NULL;
+	unsigned int access = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->op = OP_ERR;
+	if (toklen >= ENTRY_MAX) {
+		p->errs = EB_E2BIG;
+		why(o, "entry of %zu characters", toklen);
+		return;
+	}
+	memcpy(buf, tok, toklen);
+	buf[toklen] = '\0';
+	if (!strcmp(buf, "0") || !strcmp(buf, "*:---")) {
+		p->op = OP_CLEAR;
+		return;
+	}
+
+	at = strchr(buf, '@');
+	if (at) {
+		*at = '\0';
+		has_at = true;
+		if (!parse_cpulist(at + 1, &p->spec.cpus) || !p->spec.cpus ||
+		    (p->spec.cpus & ~cpus_possible)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad CPU list '%s'", at + 1);
+		}
+	}
+	colon = strrchr(buf, ':');
+	if (!colon || colon == buf) {
+		p->errs |= EB_EINVAL;
+		why(o, "'%s': no TARGET:ACCESS", buf);
+		return;
+	}
+	*colon = '\0';
+	if (!strcmp(colon + 1, "rw-")) {
+		access = ACC_RW;
+	} else if (!strcmp(colon + 1, "-w-")) {
+		access = ACC_W;
+	} else if (!strcmp(colon + 1, "--x")) {
+		access = ACC_X;
+	} else if (!strcmp(colon + 1, "---")) {
+		access = 0;
+	} else if (!strcmp(colon + 1, "r--")) {
+		p->errs |= EB_EOPNOTSUPP;
+		why(o, "r-- on x86");
+		access = ACC_R;
+	} else {
+		p->errs |= EB_EINVAL;
+		why(o, "bad access '%s'", colon + 1);
+		access = ACC_RW;
+	}
+	if (!access && has_at) {
+		p->errs |= EB_EINVAL;
+		why(o, "--- with a CPU list");
+	}
+
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash = '\0';
+		has_len = true;
+		if (!parse_num(slash + 1, 0, &len) ||
+		    (len != 1 && len != 2 && len != 4 && len != 8)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad LEN '%s'", slash + 1);
+			len = 0;
+		}
+	}
+	tgt = buf;
+	if (!*tgt) {
+		p->errs |= EB_EINVAL;
+		why(o, "empty TARGET");
+		return;
+	}
+
+	if (tgt[0] == '0' && (tgt[1] == 'x' || tgt[1] == 'X')) {
+		hexform = true;
+		if (!parse_num(tgt, 16, &addr)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad address '%s'", tgt);
+			return;
+		}
+		snprintf(p->spec.target, sizeof(p->spec.target), "0x%lx", addr);
+		s = sym_by_addr(addr, &off);
+	} else {
+		plus = strchr(tgt, '+');
+		if (plus) {
+			*plus = '\0';
+			has_plus = true;
+			if (!parse_num(plus + 1, 0, &off)) {
+				p->errs |= EB_EINVAL;
+				why(o, "bad offset '%s'", plus + 1);
+				return;
+			}
+		}
+		if (!valid_symbol(tgt)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad symbol '%s'", tgt);
+			return;
+		}
+		{
+			char *mc = strchr(tgt, ':');
+			const char *name = mc ? mc + 1 : tgt;
+
+			s = sym_by_name(name);
+			if (s && mc && (!s->mod || strncmp(tgt, s->mod, mc - tgt) ||
+					s->mod[mc - tgt]))
+				s = NULL;
+		}
+		if (!s) {
+			p->errs |= EB_ENOENT;
+			why(o, "unknown symbol '%s'", tgt);
+			return;
+		}
+		addr = s->addr + off;
+		if (off)
+			snprintf(p->spec.target, sizeof(p->spec.target), "%s+0x%lx",
+				 tgt, off);
+		else
+			snprintf(p->spec.target, sizeof(p->spec.target), "%s", tgt);
+	}
+	p->spec.addr = addr;
+	p->spec.access = access;
+
+	if (!access) {
+		if (!p->errs)
+			p->op = OP_REMOVE;
+		return;
+	}
+
+	if (is_user_addr(addr)) {
+		p->errs |= EB_EINVAL;
+		why(o, "user-space address 0x%lx", addr);
+		return;
+	}
+	if (!s) {
+		size_t i;
+
+		for (i = 0; i < NR_BAD_ADDRS; i++)
+			if (bad_addrs[i] == addr)
+				break;
+		if (i == NR_BAD_ADDRS) {
+			fprintf(stderr, "ksym-fuzz: internal: the generator made an address the model does not know: 0x%lx\n",
+				addr);
+			exit(2);
+		}
+		/* Just above user space is a guard page, refused either way. */
+		p->errs |= EB_EFAULT | EB_EINVAL;
+		why(o, "no kernel memory at 0x%lx", addr);
+		return;
+	}
+
+	if (access == ACC_X) {
+		if (has_len && len && len != sizeof(long)) {
+			p->errs |= EB_EINVAL;
+			why(o, "--x with LEN %lu", len);
+		}
+		if (!s->text) {
+			p->errs |= EB_EINVAL;
+			why(o, "--x on data");
+		}
+		len = sizeof(long);
+	} else if (!has_len) {
+		/* Doc: the symbol's size only for a plain SYMBOL. */
+		if (hexform || has_plus || s->deflen <= 0) {
+			p->errs |= EB_EINVAL;
+			why(o, "no /LEN and no default");
+			if (s->deflen < 0 && !hexform && !has_plus) {
+				fprintf(stderr, "ksym-fuzz: internal: default LEN of %s unknown\n",
+					s->name);
+				exit(2);
+			}
+		} else {
+			len = s->deflen;
+		}
+	}
+	p->spec.len = len;
+	if (access != ACC_X && len && addr % len) {
+		p->errs |= EB_EINVAL;
+		why(o, "0x%lx not aligned to %lu", addr, len);
+	}
+	if (s->initmem) {
+		/* Issue 8 item 2: freed init memory must be refused. */
+		p->errs |= EB_EINVAL | EB_EFAULT | EB_ENOENT | EB_EPERM;
+		why(o, "%s is init memory", s->name);
+	}
+	if (!p->errs)
+		p->op = OP_SET;
+}
+
+/* ==== RULES UNDER REVISION (issue 8); the lead's fixes decide them ==== */
+
+/*
+ * Item 1: a write (a set of complete lines, or what close() applies) with
+ * no entry at all, e.g. a blank line. "0" and "*:---" are entries
+ * (OP_CLEAR). Fixed rule: accepted, nothing changes. -L: clears every
+ * watch (the old docs, and the bug item 1 reports).
+ */
+static void rule_entryless(const struct model *cur, struct outcome *o)
+{
+	o->ok = true;
+	if (opt.legacy_blank) {
+		o->after.nr = 0;
+		why(o, "no entry: clears (legacy -L)");
+		return;
+	}
+	o->after = *cur;
+	why(o, "no entry: changes nothing");
+}
+
+/*
+ * Item 6: a write(2) with a NUL byte anywhere is refused with EINVAL and
+ * changes nothing (its unterminated data is dropped as with any error).
+ */
+static bool rule_nul(const char *buf, size_t n)
+{
+	return memchr(buf, '\0', n) != NULL;
+}
+
+/*
+ * Item 7: at most this many entries in one write (E2BIG), so that the
+ * kernel sizes its work by entries, not bytes. 0: no limit.
+ */
+#define RULE_MAX_ENTRIES 64
+
+/*
+ * '#' starts a comment that runs to the end of the line (the read-back
+ * marks incomplete watches with one). Blanks it in place.
+ */
+static void rule_comments(char *text, size_t n)
+{
+	size_t i;
+	bool in = false;
+
+	for (i = 0; i < n; i++) {
+		if (text[i] == '#')
+			in = true;
+		else if (text[i] == '\n')
+			in = false;
+		if (in)
+			text[i] = ' ';
+	}
+}
+
+/*
+ * A file opened with O_TRUNC ("echo > ksym_trace_filter") and closed with
+ * nothing but blanks written clears every watch, as truncating
+ * set_ftrace_filter does. "Written" means: some write had an entry
+ * (applied or refused) or some write(2) was refused.
+ */
+static bool rule_trunc_clears(bool trunc, bool wrote)
+{
+	return trunc && !wrote;
+}
+
+/* ==== end of the rules under revision ==== */
+
+static bool is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+	       c == '\f';
+}
+
+static int slots_used(const struct model *m, int cpu)
+{
+	int i, n = 0;
+
+	for (i = 0; i < m->nr; i++)
+		if (!m->w[i].cpus || (m->w[i].cpus & (1ULL << cpu)))
+			n++;
+	return n;
+}
+
+/*
+ * One write's worth of entries (the text of its complete lines, or the
+ * data close() applies), all or nothing.
+ */
+static void model_txn(const struct model *cur, const char *otext, size_t n,
+		      struct outcome *o)
+{
+	struct parsed *ps = NULL;
+	size_t i = 0, nps = 0;
+	unsigned int perrs = 0;
+	struct model *m = &o->after;
+	char *text;
+	int cpu, k;
+
+	ps = calloc(n / 2 + 2, sizeof(*ps));
+	text = malloc(n + 1);
+	if (!ps || !text) {
+		perror("ksym-fuzz: calloc");
+		exit(2);
+	}
+	memcpy(text, otext, n);
+	rule_comments(text, n);
+	while (i < n) {
+		size_t start;
+
+		while (i < n && is_sep(text[i]))
+			i++;
+		if (i >= n)
+			break;
+		start = i;
+		while (i < n && !is_sep(text[i]))
+			i++;
+		parse_entry(text + start, i - start, &ps[nps], o);
+		perrs |= ps[nps].errs;
+		nps++;
+	}
+	o->entries = nps;
+	if (!nps) {
+		rule_entryless(cur, o);
+		goto out;
+	}
+	if (RULE_MAX_ENTRIES && nps > RULE_MAX_ENTRIES) {
+		o->ok = false;
+		o->errs |= EB_E2BIG;
+		why(o, "%zu entries", nps);
+	}
+	if (perrs || o->errs) {
+		o->ok = false;
+		o->errs |= perrs;
+		goto out;
+	}
+
+	*m = *cur;
+	for (i = 0; i < nps; i++) {
+		struct spec *w;
+
+		switch (ps[i].op) {
+		case OP_CLEAR:
+			m->nr = 0;
+			break;
+		case OP_REMOVE:
+			w = model_find(m, ps[i].spec.addr);
+			if (!w) {
+				o->ok = false;
+				o->errs |= EB_ENOENT;
+				why(o, "removing %s: no such watch", ps[i].spec.target);
+				goto out;
+			}
+			*w = m->w[--m->nr];
+			break;
+		case OP_SET:
+			w = model_find(m, ps[i].spec.addr);
+			if (!w) {
+				if (m->nr >= MAX_WATCHES) {
+					o->ok = false;
+					o->errs |= EB_ENOSPC;
+					why(o, "more than %d watches", MAX_WATCHES);
+					goto out;
+				}
+				w = &m->w[m->nr++];
+			}
+			*w = ps[i].spec;
+			break;
+		case OP_ERR:
+			break;
+		}
+	}
+	o->ok = true;
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!(cpus_online & (1ULL << cpu)))
+			continue;
+		k = slots_used(m, cpu);
+		if (k > HW_SLOTS) {
+			o->ok = false;
+			o->errs |= EB_ENOSPC;
+			why(o, "%d watches on CPU %d", k, cpu);
+			break;
+		}
+		if (k == HW_SLOTS && opt.mode == MODE_RACE) {
+			/* The racing writer may hold the last register. */
+			o->errs |= EB_ENOSPC;
+			why(o, "4 watches on CPU %d: racer decides", cpu);
+		}
+	}
+out:
+	free(text);
+	free(ps);
+}
+
+/* A write(2) of buf[0..n) on a descriptor holding pend[0..*plen) unapplied. */
+static void model_write(const struct model *cur, const char *pend, size_t plen,
+			const char *buf, size_t n, struct outcome *o)
+{
+	char *all;
+	size_t tot = plen + n, last;
+
+	memset(o, 0, sizeof(*o));
+	o->after = *cur;
+	if (!n) {
+		o->ok = true;
+		return;
+	}
+	if (plen + n >= WRITE_MAX) {
+		o->errs |= EB_E2BIG;
+		why(o, "%zu bytes with what is pending", plen + n);
+	}
+	if (rule_nul(buf, n)) {
+		o->errs |= EB_EINVAL;
+		why(o, "NUL byte");
+	}
+	if (o->errs)
+		return;
+	all = malloc(tot + 1);
+	if (!all) {
+		perror("ksym-fuzz: malloc");
+		exit(2);
+	}
+	memcpy(all, pend, plen);
+	memcpy(all + plen, buf, n);
+	for (last = tot; last && all[last - 1] != '\n'; last--)
+		;
+	if (!last) {
+		o->ok = true;	/* an unterminated entry waits */
+	} else {
+		model_txn(cur, all, last - 1, o);
+	}
+	free(all);
+}
+
+/* The pending data after an outcome: the tail after the last newline, or none on failure. */
+static size_t pending_after(char *pend, size_t plen, const char *buf, size_t n,
+			    bool succeeded)
+{
+	size_t i, last = 0;
+
+	if (!succeeded || !n)
+		return succeeded ? plen : 0;
+	for (i = 0; i < n; i++)
+		if (buf[i] == '\n')
+			last = i + 1;
+	if (!last) {
+		memcpy(pend + plen, buf, n);
+		return plen + n;
+	}
+	memmove(pend, buf + last, n - last);
+	return n - last;
+}
+
+/* close(2) applies what is pending, newline or not. */
+static void model_close(const struct model *cur, const char *pend, size_t plen,
+			bool trunc, bool wrote, struct outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->after = *cur;
+	o->ok = true;
+	if (plen)
+		model_txn(cur, pend, plen, o);
+	if (o->entries)
+		wrote = true;
+	if (o->ok && rule_trunc_clears(trunc, wrote)) {
+		o->after.nr = 0;
+		why(o, "opened with O_TRUNC, nothing written: clears");
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Escaping for reports
+ */
+
+static void escape(FILE *f, const char *s, size_t n, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < max; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c == '\\')
+			fputs("\\\\", f);
+		else if (c == '\'')
+			fputs("\\047", f);
+		else if (c == '%')
+			fputs("%%", f);
+		else if (c < 32 || c >= 127)
+			fprintf(f, "\\%03o", c);
+		else
+			fputc(c, f);
+	}
+	if (n > max)
+		fprintf(f, "...(%zu bytes in all)", n);
+}
+
+/* ------------------------------------------------------------------------
+ * Talking to the kernel
+ */
+
+static int read_back(char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t r;
+	int fd;
+
+	fd = open(opt.filter, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while (n + 1 < size && (r = read(fd, buf + n, size - n - 1)) > 0)
+		n += r;
+	buf[n] = '\0';
+	close(fd);
+	return n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The racing writer's watch, whatever spelling it used. */
+static bool racer_line(const char *line)
+{
+	char tgt[TARGET_MAX];
+	const char *slash = strchr(line, '/');
+	struct fsym *b = sym_by_name("ksym_hitgen_buf");
+	char hex[32];
+
+	if (opt.mode != MODE_RACE || !slash || (size_t)(slash - line) >= sizeof(tgt) || !b)
+		return false;
+	memcpy(tgt, line, slash - line);
+	tgt[slash - line] = '\0';
+	snprintf(hex, sizeof(hex), "0x%lx", racer_addr);
+	return !strcmp(tgt, "ksym_hitgen_buf+0x8") ||
+	       !strcmp(tgt, "ksym_hitgen:ksym_hitgen_buf+0x8") ||
+	       !strcmp(tgt, hex);
+}
+
+/*
+ * Compare the file with the model: as sorted lines (the doc gives no order).
+ * Returns 0 if equal; fills @got with what was read.
+ */
+static int check_readback(const struct model *m, char *got, size_t size,
+			  char *want, size_t wsize)
+{
+	char *lines[MAX_WATCHES * 4 + 8], *wl[MAX_WATCHES + 1];
+	char wbuf[MAX_WATCHES + 1][TARGET_MAX + 64];
+	char *copy, *p, *save = NULL;
+	size_t nl = 0, nw = 0, i, n = 0;
+	int r, ret = 0;
+
+	r = read_back(got, size);
+	if (r < 0) {
+		snprintf(want, wsize, "(read failed: %s)", strerror(-r));
+		return 1;
+	}
+	copy = strdup(got);
+	if (!copy)
+		exit(2);
+	for (p = strtok_r(copy, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+		if (racer_line(p))
+			continue;
+		if (nl < sizeof(lines) / sizeof(lines[0]))
+			lines[nl++] = p;
+		else
+			ret = 1;
+	}
+	if (r > 0 && got[r - 1] != '\n')
+		ret = 1;	/* every line ends with a newline */
+	for (i = 0; i < (size_t)m->nr; i++) {
+		spec_line(&m->w[i], wbuf[i], sizeof(wbuf[i]));
+		wl[nw++] = wbuf[i];
+	}
+	qsort(lines, nl, sizeof(lines[0]), cmp_str);
+	qsort(wl, nw, sizeof(wl[0]), cmp_str);
+	if (nl != nw)
+		ret = 1;
+	for (i = 0; !ret && i < nl; i++)
+		if (strcmp(lines[i], wl[i]))
+			ret = 1;
+	want[0] = '\0';
+	for (i = 0; i < nw; i++)
+		n += snprintf(want + n, wsize > n ? wsize - n : 0, "%s\n", wl[i]);
+	free(copy);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * Generator
+ */
+
+static const char *const bad_access[] = {
+	"rw", "RW-", "w", "", "rwx", "-w", "rw--", "--w", "x", "r-x", "-wx",
+};
+static const char *const bad_cpus[] = {
+	"", "2", "7", "8", "63", "64", "0-2", "1-0", "-1", "a", "0-", ",", "0,,9",
+	"99999999999", "1-3", "0;1", "0-1-2",
+};
+static const char *const bad_lens[] = {
+	"0", "3", "16", "5", "-1", "", "08", "0x", "8x", "99999999999", "7", "32",
+	"0x10", "1.0",
+};
+static const char *const good_lens_alt[] = { "0x8", "010", "0x4", "04", "0x1", "02" };
+static const char *const garbage[] = {
+	":", "::", ":rw-", "/8:rw-", "@1", "rw-", "---", "*", "*:rw-", "0:---",
+	"ksym_hitgen_var", "ksym_hitgen_var:", "ksym_hitgen_var::rw-",
+	"a:b:c:rw-", "ksym hitgen", "-", "@", "/", "+", "ksym_hitgen_var+:rw-",
+	"ksym_hitgen_var++8/8:rw-", "0x:rw-", "0xg/8:rw-",
+	"0x10000000000000000/8:rw-", "ksym-hitgen-var:rw-", "#", "\"\"",
+	"ksym_hitgen_var/8/8:rw-", "ksym_hitgen_var:rw-@", "00", "0 0", "*",
+	"ksym_hitgen:ksym_hitgen:ksym_hitgen_var:rw-", ":ksym_hitgen_var:rw-",
+	"ksym_hitgen_var@0:rw-", "ksym_fuzz_nx:rw-", "ksym_fuzz_nx/8:-w-",
+	"ksym_hitgen:jiffies_64/8:rw-", "nosuchmod:ksym_hitgen_var:rw-",
+	"ksym_hitgen_var.nx:rw-", "ksym_hitgen_var$:rw-",
+};
+#define N(a) (sizeof(a) / sizeof(a[0]))
+
+struct gen {
+	struct rng r;
+	char *buf;
+	size_t n;
+	bool racer;		/* the racing writer's vocabulary */
+	const struct model *m;	/* current model, to pick existing watches */
+};
+
+static void put(struct gen *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (g->n >= BUF_MAX - 1)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(g->buf + g->n, BUF_MAX - g->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		g->n += (size_t)k < BUF_MAX - g->n ? (size_t)k : BUF_MAX - 1 - g->n;
+}
+
+static struct fsym *pick_sym(struct gen *g)
+{
+	for (;;) {
+		struct fsym *s = &syms[rnd(&g->r, NR_SYMS)];
+
+		if (!s->found || s->racer)
+			continue;
+		if (s->initmem && !chance(&g->r, 10))
+			continue;
+		if (s->text && !chance(&g->r, 40))
+			continue;
+		return s;
+	}
+}
+
+/* A CPU list: mostly none, some valid, some hostile. */
+static void put_cpus(struct gen *g, unsigned int bad_pct)
+{
+	static const char *const good[] = {
+		"0", "1", "0-1", "0,1", "1,0", "0-0", "1-1", "0,", ",1", "0,,1", "00",
+	};
+
+	if (chance(&g->r, bad_pct)) {
+		put(g, "@%s", bad_cpus[rnd(&g->r, N(bad_cpus))]);
+		return;
+	}
+	if (chance(&g->r, 75))
+		return;
+	if (nr_cpus_possible < 2) {
+		put(g, "@0");
+		return;
+	}
+	put(g, "@%s", good[rnd(&g->r, N(good))]);
+}
+
+static void put_len(struct gen *g, unsigned int len, unsigned int bad_pct)
+{
+	if (chance(&g->r, bad_pct)) {
+		put(g, "/%s", bad_lens[rnd(&g->r, N(bad_lens))]);
+		return;
+	}
+	if (chance(&g->r, 10)) {
+		const char *alt = good_lens_alt[rnd(&g->r, N(good_lens_alt))];
+
+		put(g, "/%s", alt);
+		return;
+	}
+	put(g, "/%u", len);
+}
+
+static const char *pick_access(struct gen *g, bool text, unsigned int bad_pct)
+{
+	unsigned int x = rnd(&g->r, 100);
+
+	if (chance(&g->r, bad_pct))
+		return chance(&g->r, 40) ? "r--" : bad_access[rnd(&g->r, N(bad_access))];
+	if (text)
+		return x < 70 ? "--x" : x < 85 ? "---" : "rw-";
+	if (x < 40)
+		return "rw-";
+	if (x < 72)
+		return "-w-";
+	if (x < 95)
+		return "---";
+	return "--x";	/* on data: refused */
+}
+
+/* A TARGET[/LEN] for symbol s; hostile with probability bad_pct. */
+static void put_target(struct gen *g, struct fsym *s, unsigned int bad_pct,
+		       bool x)
+{
+	unsigned int off = 0, len;
+	unsigned int form = rnd(&g->r, 100);
+	bool need_len;
+
+	if (s->noffs && chance(&g->r, 30))
+		off = s->offs[rnd(&g->r, s->noffs)];
+	/* A length that fits the object at that offset, mostly. */
+	if (x)
+		len = sizeof(long);
+	else if (chance(&g->r, 15))
+		len = 1U << rnd(&g->r, 4);
+	else {
+		len = s->size >= 8 ? 8 : s->size;
+		while (len > 1 && (off % len))
+			len /= 2;
+	}
+
+	if (form < 15) {
+		/* 0xADDRESS, maybe upper case, maybe leading zeros */
+		const char *pfx = chance(&g->r, 20) ? "0X" : "0x";
+
+		if (chance(&g->r, 20))
+			put(g, "%s%016lX", pfx, s->addr + off);
+		else if (chance(&g->r, 10))
+			put(g, "%s%lX", pfx, s->addr + off);
+		else
+			put(g, "%s%lx", pfx, s->addr + off);
+		need_len = true;
+	} else {
+		if (s->mod && form < 30)
+			put(g, "%s:", s->mod);
+		put(g, "%s", s->name);
+		if (off || chance(&g->r, 3)) {
+			switch (rnd(&g->r, 3)) {
+			case 0: put(g, "+%u", off); break;
+			case 1: put(g, "+0x%x", off); break;
+			default: put(g, "+0%o", off); break;
+			}
+			need_len = true;
+		} else {
+			need_len = s->deflen <= 0;
+		}
+	}
+	if (need_len || chance(&g->r, 50) || chance(&g->r, bad_pct))
+		put_len(g, len, bad_pct);
+}
+
+/* An existing watch's target, to change or remove it. */
+static bool put_existing(struct gen *g)
+{
+	const struct spec *w;
+
+	if (!g->m || !g->m->nr)
+		return false;
+	w = &g->m->w[rnd(&g->r, g->m->nr)];
+	put(g, "%s", w->target);
+	if (chance(&g->r, 50) && w->access != ACC_X)
+		put(g, "/%u", w->len);
+	return true;
+}
+
+static void gen_entry(struct gen *g, bool hostile)
+{
+	unsigned int k = rnd(&g->r, 100);
+	struct fsym *s;
+	const char *acc;
+
+	if (hostile) {
+		if (k < 25) {
+			put(g, "%s", garbage[rnd(&g->r, N(garbage))]);
+			return;
+		}
+		if (k < 30) {
+			/* a long entry, around the 1023-character limit */
+			unsigned int len = 990 + rnd(&g->r, 80);
+
+			put(g, "ksym_fuzz_nx");
+			while (g->n < BUF_MAX - 8 && len-- > 12)
+				put(g, "%c", 'a' + (char)rnd(&g->r, 26));
+			put(g, ":rw-");
+			return;
+		}
+		if (k < 35) {
+			put(g, "0x%lx/8:rw-", bad_addrs[rnd(&g->r, N(bad_addrs))]);
+			return;
+		}
+		if (k < 40) {
+			put(g, "0x%lx:---", bad_addrs[rnd(&g->r, N(bad_addrs))]);
+			return;
+		}
+		s = pick_sym(g);
+		acc = pick_access(g, s->text, 60);
+		put_target(g, s, 50, !strcmp(acc, "--x"));
+		put(g, ":%s", acc);
+		put_cpus(g, 40);
+		return;
+	}
+	if (k < 4) {
+		put(g, chance(&g->r, 50) ? "0" : "*:---");
+		return;
+	}
+	if (k < 30 && put_existing(g)) {
+		acc = k < 20 ? "---" : pick_access(g, false, 0);
+		put(g, ":%s", acc);
+		if (strcmp(acc, "---"))
+			put_cpus(g, 0);
+		return;
+	}
+	s = pick_sym(g);
+	acc = pick_access(g, s->text, 3);
+	put_target(g, s, 2, !strcmp(acc, "--x"));
+	put(g, ":%s", acc);
+	if (strcmp(acc, "---"))
+		put_cpus(g, 3);
+}
+
+static const char *pick_sep(struct gen *g)
+{
+	static const char *const seps[] = {
+		" ", " ", " ", "\n", "\n", "\t", "  ", "\n\n", " \n ", "\r\n", "\v", "\f",
+		" # comment:rw- 0\n", "\n# ksym_hitgen_var:rw-\n", "#\n",
+	};
+	return seps[rnd(&g->r, N(seps))];
+}
+
+/* One logical write for the checked writers. */
+static void gen_logical(struct gen *g)
+{
+	unsigned int k = rnd(&g->r, 1000), nent, i;
+	bool hostile_write = chance(&g->r, 25);
+
+	g->n = 0;
+	if (k < 30) {
+		/* blank lines only */
+		static const char *const blanks[] = {
+			"\n", "\n\n", " \n", "\t\n", " ", "\r\n", "  \n \n", "# 0\n",
+			"#\n", "  # *:---", "\n#ksym_hitgen_var:rw-\n",
+		};
+		put(g, "%s", blanks[rnd(&g->r, N(blanks))]);
+		return;
+	}
+	if (k < 45) {
+		/* huge: valid entries past 4096 bytes */
+		while (g->n < WRITE_MAX + 200)
+			put(g, "ksym_hitgen_var:rw- ");
+		put(g, "\n");
+		return;
+	}
+	if (k < 60) {
+		/* around the 4095-byte limit: an entry padded with blanks */
+		size_t target = WRITE_MAX - 3 + rnd(&g->r, 4);
+
+		gen_entry(g, false);
+		while (g->n < target - 1)
+			put(g, chance(&g->r, 90) ? " " : "\n");
+		put(g, "\n");
+		return;
+	}
+	if (k < 75) {
+		/* many short valid and invalid entries */
+		nent = 20 + rnd(&g->r, 60);
+	} else if (k < 500) {
+		nent = 1;
+	} else if (k < 900) {
+		nent = 2 + rnd(&g->r, 3);
+	} else {
+		nent = 5 + rnd(&g->r, 8);
+	}
+	if (chance(&g->r, 5))
+		put(g, "%s", pick_sep(g));
+	for (i = 0; i < nent; i++) {
+		if (i)
+			put(g, "%s", pick_sep(g));
+		gen_entry(g, hostile_write && chance(&g->r, 50));
+	}
+	k = rnd(&g->r, 100);
+	if (k < 80)
+		put(g, "\n");
+	else if (k < 85)
+		put(g, "\n\n");
+	else if (k < 90)
+		put(g, " \n");
+	/* else unterminated: applied at close, or joined with the next write */
+}
+
+/* One logical write for the racing writer: its one address only. */
+static void gen_racer(struct gen *g)
+{
+	static const char *const forms[] = {
+		"ksym_hitgen_buf+8/8", "ksym_hitgen_buf+0x8/8", "ksym_hitgen_buf+010/4",
+		"ksym_hitgen:ksym_hitgen_buf+8/8", "RACERHEX/8", "ksym_hitgen_buf+8/4",
+	};
+	static const char *const hostile[] = {
+		"ksym_hitgen_buf+8/3:rw-", "ksym_hitgen_buf+8/8:r--",
+		"ksym_hitgen_buf+8/8:rw-@9", "ksym_hitgen_buf+8:rw-",
+		"ksym_hitgen_buf+8/8:xyz", "ksym_fuzz_nx2:rw-", "ksym_hitgen_buf+9/8:rw-",
+		"ksym_hitgen_buf+8/8:---@1",
+	};
+	unsigned int k = rnd(&g->r, 100), nent = 1 + rnd(&g->r, 3), i;
+
+	g->n = 0;
+	if (k < 3) {
+		while (g->n < WRITE_MAX + 100)
+			put(g, "ksym_hitgen_buf+8/8:rw- ");
+		put(g, "\n");
+		return;
+	}
+	for (i = 0; i < nent; i++) {
+		if (i)
+			put(g, "%s", chance(&g->r, 70) ? " " : "\n");
+		if (chance(&g->r, 20)) {
+			put(g, "%s", hostile[rnd(&g->r, N(hostile))]);
+			continue;
+		}
+		{
+			const char *f = forms[rnd(&g->r, N(forms))];
+
+			if (!strncmp(f, "RACERHEX", 8))
+				put(g, "0x%lx%s", racer_addr, f + 8);
+			else
+				put(g, "%s", f);
+		}
+		k = rnd(&g->r, 100);
+		put(g, ":%s", k < 45 ? "rw-" : k < 60 ? "-w-" : "---");
+		if (k < 60 && chance(&g->r, 30))
+			put(g, "@%s", nr_cpus_possible > 1 ? (chance(&g->r, 50) ? "1" : "0-1") : "0");
+	}
+	if (chance(&g->r, 90))
+		put(g, "\n");
+}
+
+/* Maybe put a NUL somewhere (not for the racer, unless -Z is off: refused anyway). */
+static void maybe_nul(struct gen *g)
+{
+	if (opt.no_nul || !g->n || !chance(&g->r, 3))
+		return;
+	g->buf[rnd(&g->r, g->n)] = '\0';
+}
+
+/* ------------------------------------------------------------------------
+ * A writer
+ */
+
+struct shared {
+	struct model m;		/* -m lock: the model both writers use */
+	long writes[2], accepted[2], refused[2], closes[2], errcount[2][NR_ERRNOS + 1];
+	volatile int stop;
+};
+
+static struct shared *sh;
+
+static int take_lock(int fd, bool on)
+{
+	if (fd < 0)
+		return 0;
+	while (flock(fd, on ? LOCK_EX : LOCK_UN)) {
+		if (errno != EINTR) {
+			perror("ksym-fuzz: flock");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void count_err(int id, int err)
+{
+	size_t i;
+
+	for (i = 0; i < NR_ERRNOS; i++)
+		if (errnos[i].err == err)
+			break;
+	sh->errcount[id][i]++;
+}
+
+/* Print everything needed to reproduce a mismatch. */
+static void report(int id, long step, const char *what, const struct model *before,
+		   const char *pend, size_t plen, bool trunc, const char *buf, size_t n,
+		   const struct outcome *o, long ret, int err, const char *got,
+		   const char *want)
+{
+	char es[128], line[TARGET_MAX + 64];
+	int i;
+
+	errmask_str(o->errs, es, sizeof(es));
+	printf("ksym-fuzz: MISMATCH (writer %d, seed %" PRIu64 ", step %ld, mode %s%s%s): %s\n",
+	       id, opt.seed, step,
+	       opt.mode == MODE_SINGLE ? "single" : opt.mode == MODE_LOCK ? "lock" : "race",
+	       opt.legacy_blank ? ", -L" : "", opt.no_nul ? ", -Z" : "", what);
+	printf("  watches before:\n");
+	for (i = 0; i < before->nr; i++) {
+		spec_line(&before->w[i], line, sizeof(line));
+		printf("    %s\n", line);
+	}
+	printf("  descriptor opened %s; pending on it: '", trunc ? "with O_TRUNC" : "without O_TRUNC");
+	escape(stdout, pend, plen, 300);
+	printf("'\n  %s: '", buf ? "write" : "close");
+	if (buf)
+		escape(stdout, buf, n, 600);
+	printf("'\n  model: %s%s%s (%s)\n", o->ok ? "accept" : "",
+	       o->ok && o->errs ? " or " : "", o->errs ? es : "", o->why);
+	printf("  kernel: %s%s\n", ret < 0 ? "error " : "returned ",
+	       ret < 0 ? strerror(err) : "");
+	if (ret >= 0)
+		printf("    (ret %ld)\n", ret);
+	printf("  read back:\n%s", got);
+	printf("  expected:\n%s", want);
+	printf("  reproducer (busybox sh, in /sys/kernel/tracing):\n");
+	printf("    echo 0 > ksym_trace_filter\n");
+	for (i = 0; i < before->nr; i++) {
+		spec_line(&before->w[i], line, sizeof(line));
+		printf("    echo '%s' >> ksym_trace_filter\n", line);
+	}
+	printf("    exec 3%s ksym_trace_filter\n", trunc ? ">" : ">>");
+	if (plen) {
+		printf("    printf '");
+		escape(stdout, pend, plen, ~0UL);
+		printf("' >&3\n");
+	}
+	if (buf) {
+		printf("    printf '");
+		escape(stdout, buf, n, ~0UL);
+		printf("' >&3; echo \"rc=$?\"; cat ksym_trace_filter\n");
+		printf("    exec 3>&-\n");
+	} else {
+		printf("    exec 3>&-; echo \"rc=$?\"; cat ksym_trace_filter\n");
+	}
+	fflush(stdout);
+}
+
+/*
+ * Check one syscall's result against the outcome; on success update the
+ * model. Returns 0 when all is well.
+ */
+static int judge(int id, long step, struct model *m,
+		 const char *pend, size_t plen, bool trunc, const char *buf, size_t n,
+		 const struct outcome *o, long ret, int err, bool *succeeded)
+{
+	static char got[65536], want[65536];
+	struct model before = *m;
+	bool ok;
+
+	if (ret >= 0) {
+		ok = o->ok && (!buf || (size_t)ret == n);
+		*succeeded = true;
+	} else {
+		ok = (o->errs & errno_bit(err)) != 0;
+		*succeeded = false;
+	}
+	if (ok && *succeeded)
+		*m = o->after;
+	if (!ok) {
+		check_readback(m, got, sizeof(got), want, sizeof(want));
+		report(id, step, ret >= 0 ? "accepted, model says refuse" :
+		       "refused, model says otherwise", &before, pend, plen, trunc,
+		       buf, n, o, ret, err, got, want);
+		return 1;
+	}
+	if (check_readback(m, got, sizeof(got), want, sizeof(want))) {
+		report(id, step, *succeeded ? "accepted, but the watch set is not its documented effect" :
+		       "refused, but the watch set changed", &before, pend, plen, trunc,
+		       buf, n, o, ret, err, got, want);
+		return 1;
+	}
+	return 0;
+}
+
+static int writer(int id)
+{
+	static char buf[BUF_MAX], pend[WRITE_MAX * 2];
+	struct model local = { 0 }, *m;
+	struct gen g = { 0 };
+	size_t plen = 0;
+	bool trunc = false, wrote = false;
+	long quota, done = 0, step = 0;
+	int fd = -1, lockfd = -1, ret = 1;
+	bool checked = !(opt.mode == MODE_RACE && id == 1);
+
+	g.r.s = opt.seed * 1000003ULL + id * 7919ULL + 1;
+	g.buf = buf;
+	g.racer = !checked;
+	m = opt.mode == MODE_LOCK ? &sh->m : &local;
+	g.m = checked ? m : NULL;
+	quota = opt.mode == MODE_SINGLE ? opt.writes : (opt.writes + 1 - id) / 2;
+
+	if (opt.mode == MODE_LOCK) {
+		lockfd = open(LOCK_FILE, O_RDWR | O_CREAT, 0600);
+		if (lockfd < 0) {
+			perror("ksym-fuzz: " LOCK_FILE);
+			goto cleanup;
+		}
+	}
+
+	while (done < quota) {
+		size_t off = 0;
+		int pieces;
+
+		if (fd < 0) {
+			/* O_TRUNC as "echo >" opens; the racer never clears. */
+			trunc = checked && chance(&g.r, 20);
+			wrote = false;
+			fd = open(opt.filter, O_WRONLY | (trunc ? O_TRUNC : 0));
+			if (fd < 0) {
+				fprintf(stderr, "ksym-fuzz: open %s: %s\n", opt.filter,
+					strerror(errno));
+				goto cleanup;
+			}
+			plen = 0;
+		}
+		if (checked)
+			gen_logical(&g);
+		else
+			gen_racer(&g);
+		maybe_nul(&g);
+		pieces = chance(&g.r, 50) ? 1 : 2 + rnd(&g.r, 3);
+		if (chance(&g.r, 1))
+			pieces = 0;	/* a zero-length write */
+
+		do {
+			size_t n = g.n - off;
+			struct outcome o;
+			bool succeeded;
+			long r;
+			int err;
+
+			if (pieces > 1 && n > 1)
+				n = 1 + rnd(&g.r, n - 1);
+			if (!pieces)
+				n = 0;
+			if (take_lock(lockfd, true))
+				goto cleanup;
+			if (checked)
+				model_write(m, pend, plen, buf + off, n, &o);
+			if (opt.verbose) {
+				printf("[%d] write '", id);
+				escape(stdout, buf + off, n, 200);
+				printf("'\n");
+			}
+			r = write(fd, buf + off, n);
+			err = errno;
+			step++;
+			done++;
+			sh->writes[id]++;
+			if (r < 0) {
+				sh->refused[id]++;
+				count_err(id, err);
+			} else {
+				sh->accepted[id]++;
+			}
+			if (checked) {
+				if (judge(id, step, m, pend, plen, trunc, buf + off, n, &o,
+					  r, err, &succeeded)) {
+					take_lock(lockfd, false);
+					goto cleanup;
+				}
+				plen = pending_after(pend, plen, buf + off, n, succeeded);
+				if (!succeeded || o.entries)
+					wrote = true;
+			}
+			take_lock(lockfd, false);
+			off += n;
+			pieces--;
+		} while (off < g.n && pieces > 0);
+
+		/* Sometimes close (applying what is pending) and reopen. */
+		if (chance(&g.r, 15) || done >= quota) {
+			struct outcome o;
+			bool succeeded;
+			int r, err;
+
+			if (take_lock(lockfd, true))
+				goto cleanup;
+			if (checked)
+				model_close(m, pend, plen, trunc, wrote, &o);
+			r = close(fd);
+			err = errno;
+			fd = -1;
+			step++;
+			sh->closes[id]++;
+			if (checked && judge(id, step, m, pend, plen, trunc, NULL, 0,
+					     &o, r, err, &succeeded)) {
+				take_lock(lockfd, false);
+				goto cleanup;
+			}
+			plen = 0;
+			take_lock(lockfd, false);
+		}
+	}
+	ret = 0;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	if (lockfd >= 0)
+		close(lockfd);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * Hits
+ */
+
+static int hitter(void)
+{
+	static const struct {
+		const char *file;
+		const char *n;
+	} jobs[] = {
+		{ "write_a", "100" }, { "write_u32", "50" }, { "read", "50" },
+		{ "write_b", "20" }, { "spread", "2" },
+	};
+	unsigned int i = 0;
+	char path[256];
+
+	while (!sh->stop) {
+		int fd;
+
+		snprintf(path, sizeof(path), HITGEN_DIR "/%s", jobs[i % N(jobs)].file);
+		fd = open(path, O_WRONLY);
+		if (fd < 0) {
+			fprintf(stderr, "ksym-fuzz: hitter: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		if (write(fd, jobs[i % N(jobs)].n, strlen(jobs[i % N(jobs)].n)) < 0) {
+			fprintf(stderr, "ksym-fuzz: hitter: write %s: %s\n", path,
+				strerror(errno));
+			close(fd);
+			return 1;
+		}
+		close(fd);
+		i++;
+		if (i % 16 == 0 && fork() == 0)
+			_exit(0);	/* forks write total_forks */
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		/* Hits all along, but leave the writers most of the CPU (TCG). */
+		usleep(2000);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Setup and self-test
+ */
+
+static int read_cpus(const char *path, uint64_t *mask)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (parse_cpulist(line, mask))
+			ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* The model on hand-made cases, with a made-up symbol table. */
+static int self_test(void)
+{
+	static const struct {
+		const char *pend;
+		const char *buf;	/* NULL: close */
+		size_t n;		/* 0: strlen */
+		int ok;			/* 1 accept, 0 refuse, 2 either */
+		unsigned int errs;
+		const char *after;	/* sorted lines, "" none */
+		const char *start;	/* watches before, one per line */
+	} cases[] = {
+		{ "", "ksym_hitgen_var:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
+		{ "", "ksym_hitgen_var/8:rw-@1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@1\n", "" },
+		{ "", "ksym_hitgen_var:rw-@0,1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@0-1\n", "" },
+		{ "", "ksym_hitgen_var:rw-@2\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "ksym_hitgen_var:r--\n", 0, 0, EB_EOPNOTSUPP, "", "" },
+		{ "", "ksym_hitgen_buf:rw-\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "ksym_hitgen_buf+4/4:-w-\n", 0, 1, 0, "ksym_hitgen_buf+0x4/4:-w-\n", "" },
+		{ "", "ksym_hitgen_buf+4/8:-w-\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "ksym_hitgen_buf+010/0x8:rw-\n", 0, 1, 0, "ksym_hitgen_buf+0x8/8:rw-\n", "" },
+		{ "", "jiffies_64:rw-\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "jiffies_64/8:rw- jiffies_64:---\n", 0, 1, 0, "", "" },
+		{ "", "jiffies_64:---\n", 0, 0, EB_ENOENT, "", "" },
+		{ "", "nosuch:rw-\n", 0, 0, EB_ENOENT, "", "" },
+		{ "", "ksym_hitgen:ksym_hitgen_var:-w-\n", 0, 1, 0,
+		  "ksym_hitgen:ksym_hitgen_var/8:-w-\n", "" },
+		{ "", "ksym_hitgen:jiffies_64/8:-w-\n", 0, 0, EB_ENOENT, "", "" },
+		{ "", "ksym_hitgen_write_a:--x\n", 0, 1, 0, "ksym_hitgen_write_a/8:--x\n", "" },
+		{ "", "ksym_hitgen_write_a/4:--x\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "ksym_hitgen_var/8:--x\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "0x1000/8:rw-\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "a:rw-", 0, 1, 0, "", "" },			/* pending */
+		{ "ksym_hitgen_v", "ar:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
+		{ "ksym_hitgen_var:rw-", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
+		{ "", "0\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n" },
+		{ "", "*:---\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n" },
+		{ "", "\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n" },
+		{ "", "ksym_hitgen_var:rw-\0\n", 21, 0, EB_EINVAL, "", "" },
+		{ "", "ksym_hitgen_var:rw- bad\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "jiffies_64/8:rw- pid_max/4:rw- total_forks/8:rw- ksym_hitgen_var:rw- ksym_hitgen_u32/4:rw-\n",
+		  0, 0, EB_ENOSPC, "", "" },
+		{ "", "jiffies_64/8:rw-@0 pid_max/4:rw-@0 total_forks/8:rw-@0 ksym_hitgen_var:rw-@0 ksym_hitgen_u32/4:rw-@1\n",
+		  0, 1, 0, "jiffies_64/8:rw-@0\nksym_hitgen_u32/4:rw-@1\nksym_hitgen_var/8:rw-@0\npid_max/4:rw-@0\ntotal_forks/8:rw-@0\n", "" },
+		{ "", "ksym_hitgen_var:---@1\n", 0, 0, EB_EINVAL, "ksym_hitgen_var/8:rw-\n",
+		  "ksym_hitgen_var/8:rw-\n" },
+		{ "", "0x%lx/8:-w-\n", 0, 1, 0, "0x%lx/8:-w-\n", "ksym_hitgen_var/8:rw-\n" },
+		{ "", "# a comment\nksym_hitgen_var:rw- # another:rw-\n", 0, 1, 0,
+		  "ksym_hitgen_var/8:rw-\n", "" },
+		{ "", "ksym_hitgen_var:rw-#x\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
+		{ "", "ksym_hitgen_var#:rw-\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "# 0\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n" },
+		{ "ksym_hitgen_var:rw- #", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
+	};
+	struct fsym *v;
+	size_t i;
+	int fails = 0;
+
+	/* A made-up kernel: two CPUs. */
+	cpus_possible = cpus_online = 3;
+	nr_cpus_possible = 2;
+	for (i = 0; i < NR_SYMS; i++) {
+		syms[i].found = true;
+		syms[i].addr = 0xffffffffc0001000UL + i * 0x100;
+		syms[i].dist = syms[i].text ? 0x40 : 0x100;
+		syms[i].deflen = 0;
+	}
+	sym_by_name("ksym_hitgen_var")->dist = 8;
+	sym_by_name("ksym_hitgen_var")->deflen = 8;
+	sym_by_name("pid_max")->deflen = 8;
+	sym_by_name("total_forks")->deflen = 8;
+	sym_by_name("ksym_hitgen_u32")->deflen = 4;
+	v = sym_by_name("ksym_hitgen_var");
+
+	for (i = 0; i < N(cases); i++) {
+		struct model m = { 0 };
+		struct outcome o;
+		char lines[4096], buf[512], start[512], *p, *save = NULL;
+		size_t n, j;
+		struct model *after;
+		char *sorted[64];
+		size_t ns = 0, off = 0;
+
+		if (cases[i].n)
+			memcpy(buf, cases[i].buf, cases[i].n);
+		else
+			snprintf(buf, sizeof(buf), cases[i].buf ? cases[i].buf : "", v->addr);
+		snprintf(start, sizeof(start), "%s", cases[i].start);
+		for (p = strtok_r(start, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+			memset(&o, 0, sizeof(o));
+			model_txn(&m, p, strlen(p), &o);
+			if (!o.ok) {
+				printf("self-test %zu: start '%s' refused\n", i, p);
+				return 1;
+			}
+			m = o.after;
+		}
+		n = cases[i].n ? cases[i].n : strlen(buf);
+		if (cases[i].buf)
+			model_write(&m, cases[i].pend, strlen(cases[i].pend), buf, n, &o);
+		else
+			model_close(&m, cases[i].pend, strlen(cases[i].pend), false, false, &o);
+		after = o.ok ? &o.after : &m;
+		for (j = 0; j < (size_t)after->nr; j++) {
+			sorted[ns] = malloc(TARGET_MAX + 64);
+			if (!sorted[ns])
+				return 1;
+			spec_line(&after->w[j], sorted[ns], TARGET_MAX + 64);
+			ns++;
+		}
+		qsort(sorted, ns, sizeof(sorted[0]), cmp_str);
+		lines[0] = '\0';
+		for (j = 0; j < ns; j++) {
+			off += snprintf(lines + off, sizeof(lines) - off, "%s\n", sorted[j]);
+			free(sorted[j]);
+		}
+		snprintf(buf, sizeof(buf), cases[i].after, v->addr);
+		if ((cases[i].ok == 1 && (!o.ok || o.errs)) ||
+		    (cases[i].ok == 0 && o.ok) ||
+		    (cases[i].ok == 2 && !(o.ok && o.errs)) ||
+		    ((o.errs & cases[i].errs) != cases[i].errs) ||
+		    (cases[i].errs && (o.errs & ~cases[i].errs)) ||
+		    strcmp(lines, buf)) {
+			char es[128];
+
+			errmask_str(o.errs, es, sizeof(es));
+			printf("self-test %zu FAILED: '", i);
+			escape(stdout, cases[i].buf ? cases[i].buf : "(close)", n, 200);
+			printf("': ok=%d errs=%s (%s), set:\n%s", o.ok, es, o.why, lines);
+			fails++;
+		}
+	}
+	/* At most RULE_MAX_ENTRIES entries per write. */
+	{
+		static char big[4096];
+		struct model m = { 0 };
+		struct outcome o;
+		size_t k, n = 0;
+
+		for (k = 0; k < RULE_MAX_ENTRIES + 1; k++)
+			n += snprintf(big + n, sizeof(big) - n, "ksym_hitgen_var:rw- ");
+		big[n - 1] = '\n';
+		model_write(&m, "", 0, big, n, &o);
+		if (o.ok || o.errs != EB_E2BIG) {
+			printf("self-test: %d entries accepted\n", RULE_MAX_ENTRIES + 1);
+			fails++;
+		}
+		n -= strlen("ksym_hitgen_var:rw- ");
+		big[n - 1] = '\n';
+		model_write(&m, "", 0, big, n, &o);
+		if (!o.ok || o.errs || o.after.nr != 1) {
+			printf("self-test: %d entries refused\n", RULE_MAX_ENTRIES);
+			fails++;
+		}
+		/* O_TRUNC and nothing but blanks written: clears. */
+		m = o.after;
+		model_close(&m, "", 0, true, false, &o);
+		if (!o.ok || o.after.nr)
+			fails++, printf("self-test: O_TRUNC close did not clear\n");
+		model_close(&m, " \t", 2, true, false, &o);
+		if (!o.ok || o.after.nr)
+			fails++, printf("self-test: O_TRUNC close of blanks did not clear\n");
+		model_close(&m, "", 0, true, true, &o);
+		if (!o.ok || o.after.nr != 1)
+			fails++, printf("self-test: O_TRUNC close after a write cleared\n");
+		model_close(&m, "ksym_hitgen_u32/4:rw-", 21, true, false, &o);
+		if (!o.ok || o.after.nr != 2)
+			fails++, printf("self-test: O_TRUNC close with an entry cleared\n");
+		model_close(&m, "", 0, false, false, &o);
+		if (!o.ok || o.after.nr != 1)
+			fails++, printf("self-test: close without O_TRUNC cleared\n");
+	}
+	printf("ksym-fuzz: self-test: %zu cases, %d failed\n", N(cases) + 7, fails);
+	return fails ? 1 : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z] [-f FILTER] [-v] [-T]\n");
+}
+
+int main(int argc, char **argv)
+{
+	pid_t pids[3] = { 0 };
+	int c, i, nw, status, ret = 2;
+	long tw = 0, ta = 0, tr = 0, tc = 0;
+	char got[4096];
+	char *end;
+
+	while ((c = getopt(argc, argv, "s:n:m:HLZf:vT")) != -1) {
+		switch (c) {
+		case 's':
+			opt.seed = strtoull(optarg, &end, 0);
+			if (*end)
+				goto bad_usage;
+			break;
+		case 'n':
+			opt.writes = strtol(optarg, &end, 0);
+			if (*end || opt.writes < 1)
+				goto bad_usage;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "single"))
+				opt.mode = MODE_SINGLE;
+			else if (!strcmp(optarg, "lock"))
+				opt.mode = MODE_LOCK;
+			else if (!strcmp(optarg, "race"))
+				opt.mode = MODE_RACE;
+			else
+				goto bad_usage;
+			break;
+		case 'H': opt.hits = true; break;
+		case 'L': opt.legacy_blank = true; break;
+		case 'Z': opt.no_nul = true; break;
+		case 'f': opt.filter = optarg; break;
+		case 'v': opt.verbose = true; break;
+		case 'T': return self_test();
+		default:
+			goto bad_usage;
+		}
+	}
+	if (optind != argc)
+		goto bad_usage;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (read_cpus("/sys/devices/system/cpu/possible", &cpus_possible) ||
+	    read_cpus("/sys/devices/system/cpu/online", &cpus_online)) {
+		fprintf(stderr, "ksym-fuzz: cannot read the CPU masks\n");
+		return 2;
+	}
+	nr_cpus_possible = __builtin_popcountll(cpus_possible);
+	if (load_kallsyms("/proc/kallsyms"))
+		return 2;
+	for (i = 0; i < (int)NR_SYMS; i++) {
+		if (!syms[i].found && syms[i].mod) {
+			fprintf(stderr, "ksym-fuzz: %s not in /proc/kallsyms (modprobe ksym_hitgen)\n",
+				syms[i].name);
+			return 2;
+		}
+		if (!syms[i].found)
+			continue;
+		if (!syms[i].addr) {
+			fprintf(stderr, "ksym-fuzz: /proc/kallsyms shows no addresses (kptr_restrict?)\n");
+			return 2;
+		}
+		printf("ksym-fuzz: %-20s %-12s 0x%lx next symbol +%ld, default LEN %d%s\n",
+		       syms[i].name, syms[i].mod ? syms[i].mod : "vmlinux", syms[i].addr,
+		       syms[i].dist, syms[i].deflen, syms[i].initmem ? " (init memory)" : "");
+	}
+	racer_addr = sym_by_name("ksym_hitgen_buf")->addr + RACER_OFF;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("ksym-fuzz: mmap");
+		return 2;
+	}
+
+	/* Start from no watch (and check that "0" does that). */
+	{
+		int fd = open(opt.filter, O_WRONLY);
+
+		if (fd < 0 || write(fd, "0\n", 2) != 2) {
+			fprintf(stderr, "ksym-fuzz: cannot clear %s: %s\n", opt.filter,
+				strerror(errno));
+			return 2;
+		}
+		close(fd);
+		if (read_back(got, sizeof(got)) != 0) {
+			printf("ksym-fuzz: FAIL: '0' left watches:\n%s", got);
+			return 1;
+		}
+	}
+	printf("ksym-fuzz: seed %" PRIu64 ", %ld writes, mode %s%s%s%s, CPUs possible 0x%" PRIx64 " online 0x%" PRIx64 "\n",
+	       opt.seed, opt.writes,
+	       opt.mode == MODE_SINGLE ? "single" : opt.mode == MODE_LOCK ? "lock" : "race",
+	       opt.hits ? ", hits" : "", opt.legacy_blank ? ", legacy blank (-L)" : "",
+	       opt.no_nul ? ", no NUL (-Z)" : "", cpus_possible, cpus_online);
+
+	if (opt.hits) {
+		pids[2] = fork();
+		if (pids[2] < 0) {
+			perror("ksym-fuzz: fork");
+			goto cleanup;
+		}
+		if (!pids[2])
+			_exit(hitter());
+	}
+	nw = opt.mode == MODE_SINGLE ? 1 : 2;
+	if (nw == 1) {
+		ret = writer(0);
+	} else {
+		ret = 0;
+		for (i = 0; i < nw; i++) {
+			pids[i] = fork();
+			if (pids[i] < 0) {
+				perror("ksym-fuzz: fork");
+				ret = 2;
+				break;
+			}
+			if (!pids[i])
+				_exit(writer(i));
+		}
+		for (i = 0; i < nw; i++) {
+			if (pids[i] <= 0)
+				continue;
+			if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) ||
+			    WEXITSTATUS(status)) {
+				printf("ksym-fuzz: writer %d failed (status 0x%x)\n", i, status);
+				if (!ret)
+					ret = 1;
+				/* One mismatch is enough: stop the other writer. */
+				if (pids[1 - i] > 0)
+					kill(pids[1 - i], SIGTERM);
+			}
+			pids[i] = 0;
+		}
+	}
+cleanup:
+	sh->stop = 1;
+	if (pids[2] > 0) {
+		if (waitpid(pids[2], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("ksym-fuzz: the hit generator failed\n");
+			if (!ret)
+				ret = 1;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		size_t e;
+
+		if (!sh->writes[i])
+			continue;
+		printf("ksym-fuzz: writer %d: %ld writes (%ld accepted, %ld refused:", i,
+		       sh->writes[i], sh->accepted[i], sh->refused[i]);
+		for (e = 0; e <= NR_ERRNOS; e++)
+			if (sh->errcount[i][e])
+				printf(" %s %ld", e < NR_ERRNOS ? errnos[e].name : "other",
+				       sh->errcount[i][e]);
+		printf("), %ld closes\n", sh->closes[i]);
+		tw += sh->writes[i];
+		ta += sh->accepted[i];
+		tr += sh->refused[i];
+		tc += sh->closes[i];
+	}
+	/* Leave no watch behind. */
+	{
+		int fd = open(opt.filter, O_WRONLY);
+
+		if (fd >= 0) {
+			if (write(fd, "0\n", 2) != 2)
+				printf("ksym-fuzz: clearing at the end failed: %s\n", strerror(errno));
+			close(fd);
+		}
+	}
+	printf("ksym-fuzz: %s: %ld writes, %ld accepted, %ld refused, %ld closes, seed %" PRIu64 "\n",
+	       ret ? "FAIL" : "PASS", tw, ta, tr, tc, opt.seed);
+	return ret;
+
+bad_usage:
+	usage();
+	return 2;
+}
