@@ -17,7 +17,7 @@ packages=(
 	# make lint
 	shellcheck
 	# tools/kshark-ksym: KernelShark plugin, its headless and Xvfb tests
-	kernelshark libkshark-dev libjson-c-dev g++ xvfb imagemagick
+	kernelshark libkshark-dev libjson-c-dev g++ xvfb imagemagick xdotool
 )
 
 missing=()

@@ -13,6 +13,7 @@
  *  - a double click on a marker selects its entry (marker A, the table row)
  *    and pins a tooltip beside it: symbol, access, accessing function, value.
  */
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -74,16 +75,24 @@ __hidden void *plugin_ksym_set_gui_ptr(void *gui_ptr)
 	return nullptr;
 }
 
-/* A line of text, optionally on a filled box; drawn only once GL is up. */
+/*
+ * A line of text, optionally on a filled box; drawn only once GL is up. A
+ * text that would pass @right starts left of @flip instead (a tooltip beside
+ * a marker near the end of the graph).
+ */
 class KsymText : public PlotObject {
 public:
-	KsymText(const std::string &text, const Point &pos, bool box)
-	: _text(text), _pos(pos.x(), pos.y()), _box(box) {}
+	KsymText(const std::string &text, const Point &pos, bool box,
+		 int right = -1, int flip = 0)
+	: _text(text), _pos(pos.x(), pos.y()), _box(box), _right(right),
+	  _flip(flip) {}
 
 private:
 	std::string	_text;
 	Point		_pos;	/* bottom-left corner */
 	bool		_box;
+	int		_right;
+	int		_flip;
 
 	void _draw(const Color &col, float size) const override;
 };
@@ -91,23 +100,29 @@ private:
 void KsymText::_draw(const Color &col, float) const
 {
 	ksplot_font *font = ksym_get_font();
+	int x = _pos.x(), y = _pos.y();
 	Rectangle r;
 	float w = 0;
 
 	if (!font)
 		return;
 
-	if (_box) {
-		for (char c: _text)
-			if (c >= KS_SPACE_CHAR && c <= KS_TILDA_CHAR)
-				w += font->cdata[c - KS_SPACE_CHAR].xadvance;
+	for (char c: _text)
+		if (c >= KS_SPACE_CHAR && c <= KS_TILDA_CHAR)
+			w += font->cdata[c - KS_SPACE_CHAR].xadvance;
+	if (_right >= 0 && x + w + 3 > _right && _flip - w - 3 >= 0)
+		x = _flip - w - 3;
 
+	/* The baseline of the text. */
+	y = y - font->base + font->height - 2;
+
+	if (_box) {
 		r.setFill(true);
 		r._color = Color(0xff, 0xff, 0xe0);
-		r.setPoint(0, _pos.x() - 3, _pos.y() + 3);
-		r.setPoint(1, _pos.x() - 3, _pos.y() - font->height);
-		r.setPoint(2, _pos.x() + w + 3, _pos.y() - font->height);
-		r.setPoint(3, _pos.x() + w + 3, _pos.y() + 3);
+		r.setPoint(0, x - 3, y + 4);
+		r.setPoint(1, x - 3, y - font->height + 4);
+		r.setPoint(2, x + w + 3, y - font->height + 4);
+		r.setPoint(3, x + w + 3, y + 4);
 		r.draw();
 		r.setFill(false);
 		r._color = col;
@@ -115,8 +130,7 @@ void KsymText::_draw(const Color &col, float) const
 		r.draw();
 	}
 
-	ksplot_print_text(font, _box ? nullptr : col.color_c_ptr(),
-			  _pos.x(), _pos.y() - font->base + font->height - 2,
+	ksplot_print_text(font, _box ? nullptr : col.color_c_ptr(), x, y,
 			  _text.c_str());
 }
 
@@ -143,7 +157,7 @@ public:
 		int hw = _halfWidth();
 		int dx = x - _base.x(), dy = y - (_base.y() - _height + hw);
 
-		return dx * dx + dy * dy;
+		return std::sqrt(dx * dx + dy * dy);
 	}
 
 private:
@@ -412,9 +426,12 @@ __hidden void plugin_ksym_draw(kshark_cpp_argv *argv_c, int sd, int val,
 						    : e->pid == val) {
 			bin = ksmodel_get_bin(argv->_histo, e);
 			if (bin >= 0 && bin < graph->size()) {
+				int x = graph->bin(bin)._base.x();
 				KsymText *t = new KsymText(ksym_tooltip(ctx, hit),
-					Point(graph->bin(bin)._base.x() + 8,
-					      graph->base() - height / 2), true);
+					Point(x + 8, graph->base() - height / 2),
+					true,
+					graph->bin(graph->size() - 1)._base.x(),
+					x - 8);
 				t->_color = KsymPalette[ctx->watches[hit->watch].colour %
 							KsymNrColours];
 				argv->_shapes->push_front(t);

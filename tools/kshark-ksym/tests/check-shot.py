@@ -9,6 +9,8 @@ first NR_COLOURS of KsymPalette, read from KsymHits.cpp) and groups the runs
 into graphs by their vertical position.
 
   check-shot.py [--quiet] [--none] [--colours N] [--expect-graphs G] SHOT.png
+  check-shot.py --head C SHOT.png      print "x y" of a marker head of colour C
+  check-shot.py --count RRGGBB SHOT.png   print the number of pixels of that colour
 
 Exit 0 when every one of the N colours has stems in at least G graphs
 (default: N=2, G=1); with --none, exit 0 when no colour has any stem.
@@ -79,9 +81,24 @@ def main():
     ap.add_argument("--none", action="store_true")
     ap.add_argument("--colours", type=int, default=2)
     ap.add_argument("--expect-graphs", type=int, default=1)
+    ap.add_argument("--head", type=int)
+    ap.add_argument("--count")
     args = ap.parse_args()
 
     width, height, data = load(args.shot)
+    if args.count:
+        want = bytes.fromhex(args.count)
+        print(sum(1 for m in re.finditer(re.escape(want), data)
+                  if m.start() % 3 == 0))
+        return 0
+    if args.head is not None:
+        runs = stems(width, height, data, palette()[args.head])
+        if not runs:
+            return 1
+        # The head sits on the top of the stem: a few pixels below its top.
+        x, top, _ = min(runs, key=lambda r: (r[1], r[0]))
+        print(x, top + 4)
+        return 0
     ok = True
     total = 0
     for n, colour in enumerate(palette()[:args.colours]):

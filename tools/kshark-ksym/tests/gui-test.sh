@@ -8,7 +8,9 @@
 # "-p PLUGIN.so". Takes a screenshot of each (imagemagick import -window root,
 # OUTDIR/ksym-gui-{plain,plugin}.png) and checks, with check-shot.py, that the
 # plugin's marker colours (one per watched symbol) make marker stems in the
-# graph area with the plugin, and none without.
+# graph area with the plugin, and none without. With xdotool, it also double
+# clicks a marker and checks that the plugin's tooltip box shows
+# (OUTDIR/ksym-gui-tooltip.png).
 #
 # Facts (design.md): as root KernelShark stops at a modal warning unless
 # $KS_USER_CACHE_DIR/setting.ini says noRootWarn=true; it wants
@@ -82,6 +84,7 @@ shot() {
 		kill -0 "$kpid" 2> /dev/null || { say "FAIL: kernelshark exited"; cat "$work/ks-$name.log"; exit 1; }
 		import -window root "$png" 2> /dev/null || continue
 		if python3 "$HERE/check-shot.py" --quiet "$png" && [[ $name == plugin ]]; then
+			tooltip
 			break
 		fi
 		[[ $name == plain ]] && ((i >= 10)) && break
@@ -90,6 +93,23 @@ shot() {
 	wait "$kpid" 2> /dev/null || true
 	kpid=
 	sed 's/^/  kernelshark: /' "$work/ks-$name.log" | head -n 20
+}
+
+# The tooltip: double-click the head of a marker of the first symbol, the
+# plugin pins a box (background #ffffe0) naming the hit beside it.
+tip_before=
+tip_after=
+tooltip() {
+	local png=$OUT/ksym-gui-tooltip.png head
+	command -v xdotool > /dev/null || { say "tooltip: SKIP (no xdotool)"; return 0; }
+	head=$(python3 "$HERE/check-shot.py" --head 0 "$OUT/ksym-gui-plugin.png") || return 0
+	tip_before=$(python3 "$HERE/check-shot.py" --count ffffe0 "$OUT/ksym-gui-plugin.png")
+	# shellcheck disable=SC2086 # "x y"
+	xdotool mousemove $head click --repeat 2 --delay 80 1
+	sleep 3
+	import -window root "$png" 2> /dev/null || return 0
+	tip_after=$(python3 "$HERE/check-shot.py" --count ffffe0 "$png")
+	say "tooltip: double click at $head: $tip_before -> $tip_after tooltip pixels ($png)"
 }
 
 shot plain
@@ -103,6 +123,10 @@ if ! python3 "$HERE/check-shot.py" --none "$OUT/ksym-gui-plain.png"; then
 fi
 say "with the plugin ($OUT/ksym-gui-plugin.png):"
 python3 "$HERE/check-shot.py" --expect-graphs 2 "$OUT/ksym-gui-plugin.png" || rc=1
+if command -v xdotool > /dev/null && ! ((tip_before == 0 && tip_after > 500)); then
+	say "FAIL: no tooltip after a double click on a marker (${tip_before:-?} -> ${tip_after:-?} pixels)"
+	rc=1
+fi
 if ((rc == 0)); then
 	say "PASS: markers in both symbol colours, on CPU and task graphs, only with the plugin"
 	echo "kshark-ksym-gui: 1 passed, 0 failed"
