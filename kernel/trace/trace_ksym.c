@@ -2242,6 +2242,12 @@ static int ksym_tracer_init(struct trace_array *tr)
 			return ret;
 		}
 	}
+	/*
+	 * Save the comm of the tasks that hit, as the tracing core does for
+	 * its events and the function tracer: without it, the trace and
+	 * trace.dat show <...>-PID.
+	 */
+	tracing_start_cmdline_record();
 	return 0;
 }
 
@@ -2255,6 +2261,7 @@ static void ksym_tracer_reset(struct trace_array *tr)
 	if (WARN_ON_ONCE(!found))
 		return;
 	list_del_rcu(&found->list);
+	tracing_stop_cmdline_record();
 	/* Under event_mutex on rmdir: the arming work is not waited for. */
 	if (list_empty(&ksym_instances))
 		ksym_tracer_probes(false);
