@@ -106,9 +106,12 @@ tooltip() {
 	tip_before=$(python3 "$HERE/check-shot.py" --count ffffe0 "$OUT/ksym-gui-plugin.png")
 	# shellcheck disable=SC2086 # "x y"
 	xdotool mousemove $head click --repeat 2 --delay 80 1
-	sleep 3
-	import -window root "$png" 2> /dev/null || return 0
-	tip_after=$(python3 "$HERE/check-shot.py" --count ffffe0 "$png")
+	for _ in $(seq 15); do
+		sleep 1
+		import -window root "$png" 2> /dev/null || continue
+		tip_after=$(python3 "$HERE/check-shot.py" --count ffffe0 "$png")
+		((tip_after <= 500)) || break
+	done
 	say "tooltip: double click at $head: $tip_before -> $tip_after tooltip pixels ($png)"
 }
 
