@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym-ctl: the thin tracefs layer (see ksym_tracefs.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ksym_tracefs.h"
+
+volatile sig_atomic_t ksym_stop;
+static volatile sig_atomic_t ksym_last_sig;
+
+static void ksym_sig_handler(int sig)
+{
+	ksym_stop = 1;
+	ksym_last_sig = sig;
+}
+
+void ksym_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ksym_sig_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int ksym_check(void)
+{
+	const char *dir = tracefs_tracing_dir();
+	char *path;
+	int ret = -1;
+
+	if (!dir) {
+		err_msg("tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing\n");
+		return -1;
+	}
+	path = tracefs_instance_get_file(NULL, "ksym_trace_filter");
+	if (!path)
+		return -1;
+	if (access(path, F_OK)) {
+		err_msg("%s: this kernel has no ksym tracer (CONFIG_KSYM_TRACER=y)\n",
+			path);
+		goto out;
+	}
+	if (access(path, W_OK)) {
+		err_msg("%s: %s (run as root)\n", path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	tracefs_put_tracing_file(path);
+	return ret;
+}
+
+void ksym_sync(void)
+{
+	free(tracefs_instance_file_read(NULL, "ksym_trace_filter", NULL));
+}
+
+char *ksym_read_file(const char *file)
+{
+	char *text = tracefs_instance_file_read(NULL, file, NULL);
+
+	if (!text)
+		return strdup("");
+	return text;
+}
+
+int ksym_filter_write(const char *text)
+{
+	char *path, *buf = NULL;
+	int fd = -1, ret = 0;
+	size_t len;
+
+	path = tracefs_instance_get_file(NULL, "ksym_trace_filter");
+	if (!path)
+		return -ENOMEM;
+	len = strlen(text);
+	buf = malloc(len + 2);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	memcpy(buf, text, len);
+	buf[len++] = '\n';
+	buf[len] = '\0';
+	debug_msg("ksym_trace_filter <- %s", buf);
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0) {
+		ret = -errno;
+		err_msg("%s: %s\n", path, strerror(errno));
+		goto cleanup;
+	}
+	if (write(fd, buf, len) != (ssize_t)len) {
+		char *log;
+
+		ret = errno ? -errno : -EIO;
+		err_msg("the kernel refused '%s': %s\n", text, strerror(-ret));
+		log = tracefs_error_last(NULL);
+		if (log && *log)
+			fprintf(stderr, "%s%s", log,
+				log[strlen(log) - 1] == '\n' ? "" : "\n");
+		free(log);
+	}
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	tracefs_put_tracing_file(path);
+	return ret;
+}
+
+/* "TARGET[/LEN]:ACCESS[@CPUS]" as the user wrote it -> TARGET. */
+static void spec_target(const char *spec, char *buf, size_t size)
+{
+	char *p;
+
+	snprintf(buf, size, "%s", spec);
+	p = strrchr(buf, ':');
+	if (p && (p[1] == 'r' || p[1] == '-'))
+		*p = '\0';
+	p = strrchr(buf, '/');
+	if (p)
+		*p = '\0';
+}
+
+int ksym_session_watch(struct ksym_session *s, const struct strv *specs)
+{
+	struct strv before = { 0 }, after = { 0 };
+	char *text = NULL, *now = NULL, *orig = NULL, target[512];
+	size_t len = 1;
+	int i, ret = -1;
+
+	if (!s->orig_filter) {
+		s->orig_filter = ksym_read_file("ksym_trace_filter");
+		if (!s->orig_filter)
+			return -1;
+	}
+	for (i = 0; i < specs->n; i++)
+		len += strlen(specs->v[i]) + 1;
+	text = calloc(1, len);
+	if (!text)
+		goto cleanup;
+	for (i = 0; i < specs->n; i++) {
+		strcat(text, specs->v[i]);
+		if (i + 1 < specs->n)
+			strcat(text, " ");
+	}
+	if (ksym_filter_write(text))
+		goto cleanup;
+	s->filter_changed = true;
+
+	/*
+	 * Which watches are ours: the targets as written, when the kernel
+	 * shows them so, and every line the write added or changed.
+	 */
+	now = ksym_read_file("ksym_trace_filter");
+	orig = strdup(s->orig_filter);
+	if (!now || !orig)
+		goto cleanup;
+	split_lines(orig, &before);
+	split_lines(now, &after);
+	for (i = 0; i < after.n; i++) {
+		if (filter_line_target(after.v[i], target, sizeof(target)))
+			continue;
+		if (strv_find(&before, after.v[i]) < 0 &&
+		    strv_find(&s->targets, target) < 0)
+			strv_add(&s->targets, target);
+	}
+	for (i = 0; i < specs->n; i++) {
+		int j;
+
+		spec_target(specs->v[i], target, sizeof(target));
+		for (j = 0; j < after.n; j++) {
+			char t[512];
+
+			if (!filter_line_target(after.v[j], t, sizeof(t)) &&
+			    !strcmp(t, target) &&
+			    strv_find(&s->targets, target) < 0)
+				strv_add(&s->targets, target);
+		}
+	}
+	for (i = 0; i < s->targets.n; i++)
+		debug_msg("our watch: %s\n", s->targets.v[i]);
+	ret = 0;
+cleanup:
+	free(text);
+	free(now);
+	free(orig);
+	strv_free(&before);
+	strv_free(&after);
+	return ret;
+}
+
+int ksym_session_instance(struct ksym_session *s, const char *what,
+			  bool tracing_on, bool tracer)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "ksym-ctl-%s-%d", what, (int)getpid());
+	s->inst = tracefs_instance_create(name);
+	if (!s->inst) {
+		err_msg("cannot create instance %s: %s\n", name, strerror(errno));
+		return -1;
+	}
+	debug_msg("instance %s\n", name);
+	if (!tracing_on && tracefs_trace_off(s->inst)) {
+		err_msg("%s: cannot turn tracing_on off\n", name);
+		return -1;
+	}
+	if (tracer && tracefs_tracer_set(s->inst, TRACEFS_TRACER_CUSTOM, "ksym")) {
+		err_msg("%s: cannot make ksym the current tracer: %s\n", name,
+			strerror(errno));
+		return -1;
+	}
+	ksym_sync();
+	return 0;
+}
+
+bool ksym_session_has_option(struct ksym_session *s, const char *opt)
+{
+	char file[128];
+
+	snprintf(file, sizeof(file), "options/%s", opt);
+	return tracefs_file_exists(s->inst, file);
+}
+
+int ksym_session_save_option(struct ksym_session *s, const char *opt)
+{
+	char file[128];
+	long long was;
+
+	snprintf(file, sizeof(file), "options/%s", opt);
+	if (!tracefs_file_exists(s->inst, file)) {
+		err_msg("this kernel has no tracer option %s\n", opt);
+		return -1;
+	}
+	if (tracefs_instance_file_read_number(s->inst, file, &was)) {
+		err_msg("cannot read %s\n", file);
+		return -1;
+	}
+	if (s->nr_opts < KSYM_MAX_OPTS) {
+		s->opt_name[s->nr_opts] = strdup(opt);
+		s->opt_was[s->nr_opts++] = was;
+	}
+	return 0;
+}
+
+int ksym_session_option(struct ksym_session *s, const char *opt, bool on)
+{
+	char file[128];
+
+	if (ksym_session_save_option(s, opt))
+		return -1;
+	snprintf(file, sizeof(file), "options/%s", opt);
+	if (tracefs_instance_file_write(s->inst, file, on ? "1" : "0") < 0) {
+		err_msg("cannot set %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	ksym_sync();
+	return 0;
+}
+
+/* Give the watches of s->targets back the lines they had, or remove them. */
+static void restore_filter(struct ksym_session *s)
+{
+	struct strv orig = { 0 };
+	char *text, *now, *copy, t[512];
+	size_t len = 1;
+	int i, j;
+
+	copy = strdup(s->orig_filter);
+	if (!copy)
+		return;
+	split_lines(copy, &orig);
+	free(copy);
+	for (i = 0; i < s->targets.n; i++)
+		len += strlen(s->targets.v[i]) + 600;
+	text = calloc(1, len);
+	if (!text)
+		goto cleanup;
+	for (i = 0; i < s->targets.n; i++) {
+		const char *line = NULL;
+
+		for (j = 0; j < orig.n && !line; j++)
+			if (!filter_line_target(orig.v[j], t, sizeof(t)) &&
+			    !strcmp(t, s->targets.v[i]))
+				line = orig.v[j];
+		if (*text)
+			strcat(text, " ");
+		if (line) {
+			strcat(text, line);
+		} else {
+			strcat(text, s->targets.v[i]);
+			strcat(text, ":---");
+		}
+	}
+	if (*text && ksym_filter_write(text)) {
+		/* Someone else changed a watch meanwhile: one at a time. */
+		char *save = NULL, *e;
+
+		for (e = strtok_r(text, " ", &save); e; e = strtok_r(NULL, " ", &save))
+			ksym_filter_write(e);
+	}
+	now = ksym_read_file("ksym_trace_filter");
+	if (now && strcmp(now, s->orig_filter))
+		debug_msg("watch set after restore differs:\n%s", now);
+	free(now);
+cleanup:
+	free(text);
+	strv_free(&orig);
+}
+
+void ksym_session_disarm(struct ksym_session *s)
+{
+	if (s->inst)
+		tracefs_tracer_clear(s->inst);
+	ksym_sync();
+}
+
+void ksym_session_restore(struct ksym_session *s)
+{
+	int i;
+
+	if (s->inst) {
+		char file[128];
+
+		for (i = s->nr_opts - 1; i >= 0; i--) {
+			snprintf(file, sizeof(file), "options/%s", s->opt_name[i]);
+			tracefs_instance_file_write(s->inst, file,
+						    s->opt_was[i] ? "1" : "0");
+		}
+		tracefs_tracer_clear(s->inst);
+		if (tracefs_instance_exists(tracefs_instance_get_name(s->inst)) &&
+		    tracefs_instance_destroy(s->inst))
+			err_msg("cannot remove instance %s: %s\n",
+				tracefs_instance_get_name(s->inst), strerror(errno));
+		tracefs_instance_free(s->inst);
+		s->inst = NULL;
+	}
+	for (i = 0; i < s->nr_opts; i++)
+		free(s->opt_name[i]);
+	s->nr_opts = 0;
+	if (s->filter_changed)
+		restore_filter(s);
+	s->filter_changed = false;
+	free(s->orig_filter);
+	s->orig_filter = NULL;
+	strv_free(&s->targets);
+}
+
+int ksym_cmd_fork(struct ksym_cmd *cmd, char **argv)
+{
+	int fds[2];
+	char go;
+
+	cmd->pid = -1;
+	cmd->go_fd = -1;
+	if (pipe(fds)) {
+		err_msg("pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	cmd->pid = fork();
+	if (cmd->pid < 0) {
+		err_msg("fork: %s\n", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (!cmd->pid) {
+		close(fds[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		if (read(fds[0], &go, 1) != 1)
+			_exit(127);
+		close(fds[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "ksym-ctl: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	cmd->go_fd = fds[1];
+	return 0;
+}
+
+int ksym_cmd_start(struct ksym_cmd *cmd)
+{
+	int ret = write(cmd->go_fd, "g", 1) == 1 ? 0 : -1;
+
+	close(cmd->go_fd);
+	cmd->go_fd = -1;
+	return ret;
+}
+
+int ksym_cmd_wait(struct ksym_cmd *cmd)
+{
+	int status;
+
+	for (;;) {
+		pid_t r;
+
+		if (ksym_last_sig) {
+			debug_msg("forwarding signal %d to %d\n",
+				  (int)ksym_last_sig, (int)cmd->pid);
+			kill(cmd->pid, ksym_last_sig);
+			ksym_last_sig = 0;
+		}
+		r = waitpid(cmd->pid, &status, 0);
+		if (r == cmd->pid)
+			break;
+		if (r < 0 && errno == EINTR)
+			continue;
+		err_msg("waitpid: %s\n", strerror(errno));
+		return 127;
+	}
+	cmd->pid = -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 127;
+}
+
+void ksym_cmd_abort(struct ksym_cmd *cmd)
+{
+	if (cmd->go_fd >= 0) {
+		close(cmd->go_fd);	/* the child exits 127 */
+		cmd->go_fd = -1;
+	}
+	if (cmd->pid > 0) {
+		waitpid(cmd->pid, NULL, 0);
+		cmd->pid = -1;
+	}
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym-ctl list: the watch set, each watch with its hits so far.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksym-ctl.h"
+#include "ksym_tracefs.h"
+#include "stats.h"
+
+static void list_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ksym-ctl list [--json]\n"
+		"\n"
+		"One line per watch, in the canonical form that 'ksym-ctl watch' accepts\n"
+		"back, with the hits counted since it was added (while armed).\n"
+		"\n"
+		"examples:\n"
+		"  ksym-ctl list\n"
+		"  ksym-ctl list --json\n");
+}
+
+int list_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct strv lines = { 0 };
+	struct ksym_stats st = { 0 };
+	char *filter = NULL, *watches = NULL, target[512] = "";
+	int c, i, json = 0, ret = 1;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			list_usage(stdout);
+			return 0;
+		default:
+			list_usage(stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		list_usage(stderr);
+		return 1;
+	}
+	if (ksym_check())
+		return 1;
+	filter = ksym_read_file("ksym_trace_filter");
+	watches = ksym_read_file("trace_stat/ksym_tracer");
+	if (!filter || !watches)
+		goto cleanup;
+	if (split_lines(filter, &lines) || stats_parse(&st, watches, NULL))
+		goto cleanup;
+
+	if (json)
+		printf("[");
+	else if (lines.n)
+		printf("%-40s %12s\n", "# watch", "hits");
+	for (i = 0; i < lines.n; i++) {
+		long hits = -1;
+
+		target[0] = '\0';
+		if (!filter_line_target(lines.v[i], target, sizeof(target)))
+			hits = stats_watch_hits(&st, target);
+		if (json) {
+			printf("%s\n  {\"watch\": ", i ? "," : "");
+			json_str(stdout, lines.v[i]);
+			printf(", \"target\": ");
+			json_str(stdout, target);
+			printf(", \"hits\": %ld}", hits < 0 ? 0 : hits);
+		} else {
+			printf("%-40s %12ld\n", lines.v[i], hits < 0 ? 0 : hits);
+		}
+	}
+	if (json)
+		printf("%s]\n", lines.n ? "\n" : "");
+	ret = 0;
+cleanup:
+	free(filter);
+	free(watches);
+	strv_free(&lines);
+	stats_free(&st);
+	return ret;
+}

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym-ctl record: record the hits of watches while COMMAND runs, in an
+ * instance of our own with the ksym tracer current, into a trace.dat that
+ * trace-cmd report and KernelShark open. The file is written by trace-cmd
+ * itself ("trace-cmd record -B INSTANCE -p ksym", streaming the instance's
+ * buffers, stopped when COMMAND ends): ksym-ctl writes no trace.dat format
+ * of its own. (trace-cmd 3.1's extract would also read, disable and clear
+ * the top instance, which is not ours to touch.)
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ksym-ctl.h"
+#include "ksym_tracefs.h"
+#include "tracedat.h"
+
+static void record_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ksym-ctl record [-o FILE] [--stack] [--regs] [--branches]\n"
+		"                       SPEC... -- COMMAND [ARG...]\n"
+		"\n"
+		"Record every hit of the watches while COMMAND runs, in a tracefs instance\n"
+		"of its own, into FILE (default ./ksym.dat), a trace.dat that trace-cmd\n"
+		"report, KernelShark and 'ksym-ctl report' open. Ends with one line: hits\n"
+		"recorded, events lost. tracefs is left as it was found, also on SIGINT.\n"
+		"Exit status: COMMAND's.\n"
+		"\n"
+		"options:\n"
+		"  -o, --output FILE   trace.dat to write (default ksym.dat)\n"
+		"      --stack         the callchain of each hit (ksym_stack; report -g)\n"
+		"      --regs          the accessing context's registers (ksym_regs)\n"
+		"      --branches      the last branches before each hit (ksym_branches)\n"
+		"\n"
+		"examples:\n"
+		"  ksym-ctl record --stack pid_max/4:-w- total_forks:-w- -- \\\n"
+		"        sh -c 'echo 4000 > /proc/sys/kernel/pid_max; true & wait'\n"
+		"  ksym-ctl report -g\n"
+		"  trace-cmd report -i ksym.dat\n");
+}
+
+static const char *trace_cmd(void)
+{
+	const char *t = getenv("KSYM_CTL_TRACE_CMD");
+
+	return t && *t ? t : "trace-cmd";
+}
+
+/*
+ * trace-cmd record -B @inst -p ksym [-O OPTION...] -o @file, in the
+ * background and in a process group of its own (a Ctrl-C is for COMMAND;
+ * ksym-ctl stops trace-cmd when COMMAND is done). trace-cmd makes ksym the
+ * tracer of our instance, sets the options, streams the buffers into @file
+ * and, stopped with SIGINT, writes the rest. 0, or -1.
+ */
+static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
+			   const char *dir, bool stack, bool regs, bool branches)
+{
+	char *argv[16];
+	int n = 0;
+
+	argv[n++] = (char *)trace_cmd();
+	argv[n++] = "record";
+	argv[n++] = "-B";
+	argv[n++] = (char *)inst;
+	argv[n++] = "-p";
+	argv[n++] = "ksym";
+	if (stack) {
+		argv[n++] = "-O";
+		argv[n++] = "ksym-stack";
+	}
+	if (regs) {
+		argv[n++] = "-O";
+		argv[n++] = "ksym-regs";
+	}
+	if (branches) {
+		argv[n++] = "-O";
+		argv[n++] = "ksym-branches";
+	}
+	argv[n++] = "-o";
+	argv[n++] = (char *)file;
+	argv[n] = NULL;
+
+	debug_msg("%s record -B %s -p ksym ... -o %s\n", argv[0], inst, file);
+	fflush(NULL);
+	*pid = fork();
+	if (*pid < 0) {
+		err_msg("fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!*pid) {
+		setpgid(0, 0);
+		/*
+		 * trace-cmd 3.1 writes empty per-CPU files for the top instance
+		 * it does not record, named "(null).cpuN", in its working
+		 * directory: give it one of its own.
+		 */
+		if (chdir(dir))
+			_exit(127);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		/* Its messages go to a log, shown when it fails. */
+		if (!config_debug) {
+			int fd = open("trace-cmd.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+			if (fd >= 0) {
+				dup2(fd, STDOUT_FILENO);
+				dup2(fd, STDERR_FILENO);
+			}
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "ksym-ctl: %s: %s (trace-cmd writes the trace.dat)\n",
+			argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(*pid, *pid);
+	return 0;
+}
+
+/* What trace-cmd said, on stderr. */
+static void trace_cmd_log(const char *dir)
+{
+	char *file, line[512];
+	FILE *f;
+
+	if (asprintf(&file, "%s/trace-cmd.log", dir) < 0)
+		return;
+	f = fopen(file, "r");
+	while (f && fgets(line, sizeof(line), f))
+		fprintf(stderr, "  trace-cmd: %s", line);
+	if (f)
+		fclose(f);
+	free(file);
+}
+
+/* Whether trace-cmd has the instance recording: tracer set, tracing on. */
+static int trace_cmd_wait_ready(pid_t pid, struct tracefs_instance *inst,
+				const char *dir)
+{
+	int i;
+
+	for (i = 0; i < 3000 && !ksym_stop; i++) {
+		char *tracer = tracefs_instance_file_read(inst, "current_tracer", NULL);
+		bool ready = tracer && !strcmp(tracer, "ksym\n") &&
+			     tracefs_trace_is_on(inst) == 1;
+
+		free(tracer);
+		if (ready) {
+			ksym_sync();
+			return 0;
+		}
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			err_msg("trace-cmd record ended before recording\n");
+			trace_cmd_log(dir);
+			return -1;
+		}
+		usleep(10000);
+	}
+	err_msg("trace-cmd record did not start recording\n");
+	return -1;
+}
+
+/* Stop trace-cmd record; 0 when it wrote its file. */
+static int trace_cmd_stop(pid_t pid, const char *dir)
+{
+	int status;
+
+	kill(pid, SIGINT);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		err_msg("trace-cmd record failed (status 0x%x)\n", status);
+		trace_cmd_log(dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* An empty directory for trace-cmd to work in, and its removal. */
+static char *work_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+
+	if (asprintf(&dir, "%s/ksym-ctl.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+		return NULL;
+	if (!mkdtemp(dir)) {
+		err_msg("cannot create a directory in %s: %s\n",
+			tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static void remove_work_dir(char *dir)
+{
+	struct dirent *d;
+	DIR *dp;
+
+	if (!dir)
+		return;
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp))) {
+		char *f;
+
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (asprintf(&f, "%s/%s", dir, d->d_name) >= 0) {
+			unlink(f);
+			free(f);
+		}
+	}
+	if (dp)
+		closedir(dp);
+	rmdir(dir);
+	free(dir);
+}
+
+/* Events the instance's buffers lost: overruns and dropped events. */
+static unsigned long lost_events(struct tracefs_instance *inst)
+{
+	unsigned long lost = 0;
+	char file[64];
+	int cpu;
+
+	for (cpu = 0; cpu < 4096; cpu++) {
+		char *text, *p;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		if (!tracefs_file_exists(inst, file))
+			break;
+		text = tracefs_instance_file_read(inst, file, NULL);
+		if (!text)
+			continue;
+		p = strstr(text, "overrun:");
+		if (p)
+			lost += strtoul(p + 8, NULL, 10);
+		p = strstr(text, "dropped events:");
+		if (p)
+			lost += strtoul(p + 15, NULL, 10);
+		free(text);
+	}
+	return lost;
+}
+
+int record_main(int argc, char **argv)
+{
+	enum { OPT_STACK = 256, OPT_REGS, OPT_BRANCHES };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "stack", no_argument, NULL, OPT_STACK },
+		{ "regs", no_argument, NULL, OPT_REGS },
+		{ "branches", no_argument, NULL, OPT_BRANCHES },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct ksym_session s = { 0 };
+	struct ksym_cmd cmd = { .pid = -1, .go_fd = -1 };
+	struct strv specs = { 0 };
+	struct report r = { .nr_keys = 1 };
+	struct tracedat_info info;
+	const char *file = "ksym.dat";
+	char *dir = NULL, *path = NULL;
+	bool stack = false, regs = false, branches = false;
+	unsigned long lost;
+	pid_t tc = -1;
+	char **command;
+	int c, status = 1;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			file = optarg;
+			break;
+		case OPT_STACK:
+			stack = true;
+			break;
+		case OPT_REGS:
+			regs = true;
+			break;
+		case OPT_BRANCHES:
+			branches = true;
+			break;
+		case 'h':
+			record_usage(stdout);
+			return 0;
+		default:
+			record_usage(stderr);
+			return 1;
+		}
+	}
+	if (split_specs_command(argc - optind, argv + optind, true, &specs,
+				&command)) {
+		record_usage(stderr);
+		goto out;
+	}
+	if (ksym_check())
+		goto out;
+	/* trace-cmd runs elsewhere: the file's absolute path. */
+	if (file[0] == '/') {
+		path = strdup(file);
+	} else {
+		char *cwd = getcwd(NULL, 0);
+
+		if (cwd && asprintf(&path, "%s/%s", cwd, file) < 0)
+			path = NULL;
+		free(cwd);
+	}
+	dir = work_dir();
+	if (!path || !dir)
+		goto out;
+	ksym_catch_signals();
+	if (ksym_cmd_fork(&cmd, command))
+		goto out;
+	/*
+	 * Our instance, made before trace-cmd runs so that trace-cmd keeps it
+	 * (and leaves the top instance alone); the tracer options are global,
+	 * so their values are saved here and restored at the end.
+	 */
+	if (ksym_session_watch(&s, &specs) ||
+	    ksym_session_instance(&s, "record", false, false) ||
+	    (stack && ksym_session_save_option(&s, "ksym-stack")) ||
+	    (regs && ksym_session_save_option(&s, "ksym-regs")) ||
+	    (branches && ksym_session_save_option(&s, "ksym-branches")) ||
+	    trace_cmd_start(&tc, tracefs_instance_get_name(s.inst), path,
+			    dir, stack, regs, branches) ||
+	    trace_cmd_wait_ready(tc, s.inst, dir)) {
+		ksym_cmd_abort(&cmd);
+		goto cleanup;
+	}
+	ksym_cmd_start(&cmd);
+	status = ksym_cmd_wait(&cmd);
+	lost = lost_events(s.inst);
+	c = trace_cmd_stop(tc, dir);
+	tc = -1;
+	if (c || tracedat_read(file, &r, &info)) {
+		if (!status)
+			status = 1;
+		goto cleanup;
+	}
+	/* The file marks the losses its reader saw; the buffers count all. */
+	if (info.missed > lost)
+		lost = info.missed;
+	printf("ksym-ctl record: %lu hit%s recorded in %s, %lu event%s lost\n",
+	       info.hits, info.hits == 1 ? "" : "s", file, lost,
+	       lost == 1 ? "" : "s");
+cleanup:
+	if (tc > 0)
+		trace_cmd_stop(tc, dir);
+	ksym_session_restore(&s);
+	report_free(&r);
+out:
+	remove_work_dir(dir);
+	free(path);
+	strv_free(&specs);
+	return status;
+}

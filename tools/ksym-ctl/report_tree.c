@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym-ctl report: the tree of hits and its printing (report_tree.h).
+ *
+ * Percentages: a first-level entry (a watched symbol, with the default
+ * sort) shows its share of all hits; everything below it, the entries of
+ * the other keys and the call paths, shows its share of that first-level
+ * entry's hits, so the call-path branches of one symbol add up to the
+ * share of the accessor they hang from.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_tree.h"
+#include "utils.h"
+
+static const char * const key_names[NR_KEYS] = {
+	[KEY_SYMBOL]	= "symbol",
+	[KEY_CALLER]	= "caller",
+	[KEY_COMM]	= "comm",
+	[KEY_CPU]	= "cpu",
+};
+
+const char *report_key_name(enum report_key k)
+{
+	return k < NR_KEYS ? key_names[k] : "?";
+}
+
+int report_parse_sort(struct report *r, const char *sort)
+{
+	char *copy = strdup(sort), *save = NULL, *tok;
+	int k, ret = -1;
+
+	if (!copy)
+		return -1;
+	r->nr_keys = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (k = 0; k < NR_KEYS; k++)
+			if (!strcmp(tok, key_names[k]))
+				break;
+		if (k == NR_KEYS) {
+			err_msg("--sort: unknown key '%s' (symbol, caller, comm, cpu)\n", tok);
+			goto out;
+		}
+		for (int i = 0; i < r->nr_keys; i++)
+			if (r->keys[i] == (enum report_key)k) {
+				err_msg("--sort: key '%s' given twice\n", tok);
+				goto out;
+			}
+		r->keys[r->nr_keys++] = k;
+	}
+	if (!r->nr_keys) {
+		err_msg("--sort: no key\n");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(copy);
+	return ret;
+}
+
+static struct rnode *child(struct rnode *n, const char *name)
+{
+	struct rnode *c;
+	int i;
+
+	for (i = 0; i < n->nr_kids; i++)
+		if (!strcmp(n->kids[i]->name, name))
+			return n->kids[i];
+	if (n->nr_kids == n->cap) {
+		int cap = n->cap ? 2 * n->cap : 4;
+		struct rnode **k = realloc(n->kids, cap * sizeof(*k));
+
+		if (!k)
+			return NULL;
+		n->kids = k;
+		n->cap = cap;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->name = strdup(name);
+	if (!c->name) {
+		free(c);
+		return NULL;
+	}
+	n->kids[n->nr_kids++] = c;
+	return c;
+}
+
+int report_add(struct report *r, const struct report_hit *hit)
+{
+	struct rnode *n = &r->root;
+	int i;
+
+	r->hits++;
+	n->hits++;
+	for (i = 0; i < r->nr_keys; i++) {
+		const char *v = hit->val[r->keys[i]];
+
+		n = child(n, v ? v : "?");
+		if (!n)
+			return -1;
+		n->hits++;
+	}
+	if (!r->callchain || !hit->frames)
+		return 0;
+	r->with_chain++;
+	if (!n->chain) {
+		n->chain = calloc(1, sizeof(*n->chain));
+		if (!n->chain)
+			return -1;
+	}
+	n = n->chain;
+	n->hits++;
+	for (i = 0; i < hit->nr_frames; i++) {
+		n = child(n, hit->frames[i]);
+		if (!n)
+			return -1;
+		n->hits++;
+	}
+	return 0;
+}
+
+static int cmp_nodes(const void *pa, const void *pb)
+{
+	const struct rnode *a = *(struct rnode * const *)pa;
+	const struct rnode *b = *(struct rnode * const *)pb;
+
+	if (a->hits != b->hits)
+		return a->hits > b->hits ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void sort_node(struct rnode *n)
+{
+	int i;
+
+	if (n->nr_kids > 1)
+		qsort(n->kids, n->nr_kids, sizeof(*n->kids), cmp_nodes);
+	for (i = 0; i < n->nr_kids; i++)
+		sort_node(n->kids[i]);
+	if (n->chain)
+		sort_node(n->chain);
+}
+
+void report_sort(struct report *r)
+{
+	sort_node(&r->root);
+}
+
+static double pct(unsigned long part, unsigned long whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+/* Whether @n goes on in one line: a single child with all of its hits. */
+static bool straight(const struct rnode *n)
+{
+	return n->nr_kids == 1 && n->kids[0]->hits == n->hits;
+}
+
+/* The children of @n, as perf's graph: "|--12.50%--name" per branch. */
+static void graph_children(FILE *f, const struct rnode *n, const char *prefix,
+			   unsigned long total)
+{
+	char head[32], *p;
+	int i;
+
+	if (!n->nr_kids)
+		return;
+	if (straight(n)) {
+		fprintf(f, "%s%s\n", prefix, n->kids[0]->name);
+		graph_children(f, n->kids[0], prefix, total);
+		return;
+	}
+	fprintf(f, "%s|\n", prefix);
+	for (i = 0; i < n->nr_kids; i++) {
+		const struct rnode *k = n->kids[i];
+		bool last = i == n->nr_kids - 1;
+		size_t len;
+
+		snprintf(head, sizeof(head), "--%.2f%%--", pct(k->hits, total));
+		fprintf(f, "%s%s%s%s\n", prefix, last ? " " : "|", head, k->name);
+		len = strlen(prefix) + 1 + strlen(head);
+		p = malloc(len + 1);
+		if (!p)
+			return;
+		snprintf(p, len + 1, "%s%s%*s", prefix, last ? " " : "|",
+			 (int)strlen(head), "");
+		graph_children(f, k, p, total);
+		free(p);
+		if (!last)
+			fprintf(f, "%s|\n", prefix);
+	}
+}
+
+static void print_chain(FILE *f, const struct rnode *chain, const char *prefix,
+			unsigned long total)
+{
+	char *p;
+
+	if (straight(chain)) {
+		fprintf(f, "%s|\n", prefix);
+		fprintf(f, "%s---%s\n", prefix, chain->kids[0]->name);
+		if (asprintf(&p, "%s   ", prefix) < 0)
+			return;
+		graph_children(f, chain->kids[0], p, total);
+		free(p);
+	} else {
+		/* A split at the accessor: graph_children prints its "|". */
+		graph_children(f, chain, prefix, total);
+	}
+	fputc('\n', f);
+}
+
+static void print_level(FILE *f, const struct report *r, const struct rnode *n,
+			int level, unsigned long total)
+{
+	int i;
+
+	for (i = 0; i < n->nr_kids; i++) {
+		const struct rnode *k = n->kids[i];
+		char prefix[64];
+
+		if (level == 0) {
+			fprintf(f, "%s: %lu hit%s (%.2f%% of all)\n\n", k->name,
+				k->hits, k->hits == 1 ? "" : "s",
+				pct(k->hits, r->hits));
+			total = k->hits;
+			snprintf(prefix, sizeof(prefix), "    ");
+		} else {
+			fprintf(f, "%*s%7.2f%%  %8lu  %s\n", 4 * level, "",
+				pct(k->hits, total), k->hits, k->name);
+			snprintf(prefix, sizeof(prefix), "%*s", 4 * level + 20, "");
+		}
+		if (k->chain)
+			print_chain(f, k->chain, prefix, total);
+		else if (level == r->nr_keys - 1 && level > 0 &&
+			 i == n->nr_kids - 1)
+			fputc('\n', f);
+		print_level(f, r, k, level + 1, total);
+	}
+}
+
+void report_print(FILE *f, const struct report *r, const char *title)
+{
+	int i;
+
+	fprintf(f, "# %s\n", title);
+	fprintf(f, "# %lu hit%s", r->hits, r->hits == 1 ? "" : "s");
+	if (r->callchain)
+		fprintf(f, ", %lu with a callchain", r->with_chain);
+	fprintf(f, "; sort: ");
+	for (i = 0; i < r->nr_keys; i++)
+		fprintf(f, "%s%s", i ? "," : "", report_key_name(r->keys[i]));
+	fprintf(f, "\n# percentages: a %s's share of all hits; below it, the share of its hits\n#\n",
+		report_key_name(r->keys[0]));
+	print_level(f, r, &r->root, 0, r->hits);
+}
+
+static void json_chain(FILE *f, const struct rnode *n, unsigned long total,
+		       int depth)
+{
+	int i;
+
+	fputc('[', f);
+	for (i = 0; i < n->nr_kids; i++) {
+		const struct rnode *k = n->kids[i];
+
+		fprintf(f, "%s{\"function\": ", i ? ", " : "");
+		json_str(f, k->name);
+		fprintf(f, ", \"hits\": %lu, \"percent\": %.2f, \"children\": ",
+			k->hits, pct(k->hits, total));
+		json_chain(f, k, total, depth + 1);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+static void json_level(FILE *f, const struct report *r, const struct rnode *n,
+		       int level, unsigned long total, int indent)
+{
+	int i;
+
+	fputc('[', f);
+	for (i = 0; i < n->nr_kids; i++) {
+		const struct rnode *k = n->kids[i];
+		unsigned long t = level ? total : k->hits;
+
+		fprintf(f, "%s\n%*s{", i ? "," : "", indent + 2, "");
+		json_str(f, report_key_name(r->keys[level]));
+		fputs(": ", f);
+		json_str(f, k->name);
+		fprintf(f, ", \"hits\": %lu, \"percent\": %.2f",
+			k->hits, pct(k->hits, level ? total : r->hits));
+		if (level + 1 < r->nr_keys) {
+			fputs(", \"entries\": ", f);
+			json_level(f, r, k, level + 1, t, indent + 2);
+		}
+		if (k->chain) {
+			fputs(", \"callchain\": ", f);
+			json_chain(f, k->chain, t, 0);
+		}
+		fputc('}', f);
+	}
+	if (n->nr_kids)
+		fprintf(f, "\n%*s", indent, "");
+	fputc(']', f);
+}
+
+void report_print_json(FILE *f, const struct report *r, const char *file)
+{
+	int i;
+
+	fputs("{\"file\": ", f);
+	json_str(f, file);
+	fprintf(f, ", \"hits\": %lu, \"with_callchain\": %lu, \"sort\": [",
+		r->hits, r->with_chain);
+	for (i = 0; i < r->nr_keys; i++) {
+		if (i)
+			fputs(", ", f);
+		json_str(f, report_key_name(r->keys[i]));
+	}
+	fputs("],\n \"entries\": ", f);
+	json_level(f, r, &r->root, 0, r->hits, 1);
+	fputs("}\n", f);
+}
+
+static void free_node(struct rnode *n)
+{
+	int i;
+
+	for (i = 0; i < n->nr_kids; i++) {
+		free_node(n->kids[i]);
+		free(n->kids[i]);
+	}
+	if (n->chain) {
+		free_node(n->chain);
+		free(n->chain);
+	}
+	free(n->kids);
+	free(n->name);
+	memset(n, 0, sizeof(*n));
+}
+
+void report_free(struct report *r)
+{
+	free_node(&r->root);
+	r->hits = r->with_chain = 0;
+}

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym-ctl: trace_stat/ksym_tracer and trace_stat/ksym_callers (stats.h).
+ *
+ *   Access Type  Symbol                              Counter     Callers
+ *   -----------  ------                              -------     -------
+ *   -w-          pid_max/4                           1           1
+ *
+ *   Symbol                              Caller                                    Hits        Share
+ *   ------                              ------                                    ----        -----
+ *   ksym_hitgen_var                     ksym_hitgen_write_a [ksym_hitgen]         300         30.00%
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+static int add_row(struct stat_row **rows, int *nr, const char *target,
+		   const char *name, const char *access, unsigned long hits)
+{
+	struct stat_row *r = realloc(*rows, (*nr + 1) * sizeof(**rows));
+
+	if (!r)
+		return -1;
+	*rows = r;
+	r = &r[(*nr)++];
+	memset(r, 0, sizeof(*r));
+	r->target = strdup(target);
+	r->name = strdup(name);
+	snprintf(r->access, sizeof(r->access), "%s", access ? access : "");
+	r->hits = hits;
+	return r->target && r->name ? 0 : -1;
+}
+
+/* Whitespace-separated words of a line, at most @max. */
+static int words(char *line, char **w, int max)
+{
+	char *save = NULL, *t;
+	int n = 0;
+
+	for (t = strtok_r(line, " \t", &save); t && n < max;
+	     t = strtok_r(NULL, " \t", &save))
+		w[n++] = t;
+	return n;
+}
+
+static int parse_watches(struct ksym_stats *st, char *text)
+{
+	struct strv lines = { 0 };
+	int i, ret = 0;
+
+	split_lines(text, &lines);
+	for (i = 0; i < lines.n && !ret; i++) {
+		char *w[8], target[512], *slash;
+		int n = words(lines.v[i], w, 8);
+
+		/* access, TARGET/LEN, hits, callers; skip the header */
+		if (n < 4 || !strchr(w[1], '/'))
+			continue;
+		snprintf(target, sizeof(target), "%s", w[1]);
+		slash = strrchr(target, '/');
+		if (slash)
+			*slash = '\0';
+		ret = add_row(&st->watch, &st->nr_watch, target, w[1], w[0],
+			      strtoul(w[2], NULL, 10));
+	}
+	strv_free(&lines);
+	return ret;
+}
+
+static int parse_callers(struct ksym_stats *st, char *text)
+{
+	struct strv lines = { 0 };
+	int i, j, ret = 0;
+
+	split_lines(text, &lines);
+	for (i = 0; i < lines.n && !ret; i++) {
+		char *w[8], name[512] = "";
+		int n = words(lines.v[i], w, 8);
+
+		/* TARGET CALLER [MODULE] HITS SHARE% */
+		if (n < 4 || !strcmp(w[0], "Symbol") || !strcmp(w[0], "------") ||
+		    !strchr(w[n - 1], '%'))
+			continue;
+		for (j = 1; j < n - 2; j++) {
+			if (j > 1)
+				strncat(name, " ", sizeof(name) - strlen(name) - 1);
+			strncat(name, w[j], sizeof(name) - strlen(name) - 1);
+		}
+		ret = add_row(&st->caller, &st->nr_caller, w[0], name, NULL,
+			      strtoul(w[n - 2], NULL, 10));
+	}
+	strv_free(&lines);
+	return ret;
+}
+
+int stats_parse(struct ksym_stats *st, const char *watches_text,
+		const char *callers_text)
+{
+	char *copy;
+	int ret = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (watches_text) {
+		copy = strdup(watches_text);
+		ret |= copy ? parse_watches(st, copy) : -1;
+		free(copy);
+	}
+	if (callers_text) {
+		copy = strdup(callers_text);
+		ret |= copy ? parse_callers(st, copy) : -1;
+		free(copy);
+	}
+	return ret;
+}
+
+static const struct stat_row *find_row(const struct stat_row *rows, int nr,
+				       const char *target, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(rows[i].target, target) &&
+		    (!name || !strcmp(rows[i].name, name)))
+			return &rows[i];
+	return NULL;
+}
+
+void stats_sub(struct ksym_stats *st, const struct ksym_stats *before)
+{
+	const struct stat_row *b;
+	int i;
+
+	for (i = 0; i < st->nr_watch; i++) {
+		b = find_row(before->watch, before->nr_watch, st->watch[i].target, NULL);
+		if (b)
+			st->watch[i].hits -= b->hits < st->watch[i].hits ?
+					     b->hits : st->watch[i].hits;
+	}
+	for (i = 0; i < st->nr_caller; i++) {
+		b = find_row(before->caller, before->nr_caller,
+			     st->caller[i].target, st->caller[i].name);
+		if (b)
+			st->caller[i].hits -= b->hits < st->caller[i].hits ?
+					      b->hits : st->caller[i].hits;
+	}
+}
+
+long stats_watch_hits(const struct ksym_stats *st, const char *target)
+{
+	const struct stat_row *r = find_row(st->watch, st->nr_watch, target, NULL);
+
+	return r ? (long)r->hits : -1;
+}
+
+static const struct strv *sort_targets;
+
+static int target_index(const char *t)
+{
+	int i = sort_targets ? strv_find(sort_targets, t) : -1;
+
+	return i < 0 ? 1 << 20 : i;
+}
+
+static int cmp_callers(const void *pa, const void *pb)
+{
+	const struct stat_row *a = pa, *b = pb;
+	int ia = target_index(a->target), ib = target_index(b->target);
+	int oa = !strcmp(a->name, "[other]"), ob = !strcmp(b->name, "[other]");
+
+	if (ia != ib)
+		return ia < ib ? -1 : 1;
+	if (ia == 1 << 20 && strcmp(a->target, b->target))
+		return strcmp(a->target, b->target);
+	if (oa != ob)
+		return oa - ob;
+	if (a->hits != b->hits)
+		return a->hits > b->hits ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+void stats_sort_callers(struct ksym_stats *st, const struct strv *targets)
+{
+	sort_targets = targets;
+	qsort(st->caller, st->nr_caller, sizeof(*st->caller), cmp_callers);
+	sort_targets = NULL;
+}
+
+static double share(unsigned long part, unsigned long whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+void stats_print(FILE *f, const struct ksym_stats *st,
+		 const struct strv *targets, int json, const char *title,
+		 double wall_s)
+{
+	int i, j, first;
+
+	if (json) {
+		fputs("{", f);
+		if (wall_s > 0)
+			fprintf(f, "\"seconds\": %.3f, ", wall_s);
+		fputs("\"watches\": [", f);
+	} else {
+		if (title)
+			fprintf(f, "\n %s\n\n", title);
+	}
+	for (i = 0; i < targets->n; i++) {
+		const struct stat_row *w = find_row(st->watch, st->nr_watch,
+						    targets->v[i], NULL);
+		unsigned long hits = w ? w->hits : 0;
+
+		if (json) {
+			fprintf(f, "%s\n  {\"watch\": ", i ? "," : "");
+			json_str(f, w ? w->name : targets->v[i]);
+			fputs(", \"access\": ", f);
+			json_str(f, w ? w->access : "");
+			fprintf(f, ", \"hits\": %lu, \"callers\": [", hits);
+		} else {
+			fprintf(f, "  %12lu   hits    %s %s\n", hits,
+				w ? w->name : targets->v[i], w ? w->access : "");
+		}
+		first = 1;
+		for (j = 0; j < st->nr_caller; j++) {
+			const struct stat_row *c = &st->caller[j];
+
+			if (strcmp(c->target, targets->v[i]) || !c->hits)
+				continue;
+			if (json) {
+				fprintf(f, "%s\n    {\"caller\": ", first ? "" : ",");
+				json_str(f, c->name);
+				fprintf(f, ", \"hits\": %lu, \"percent\": %.2f}",
+					c->hits, share(c->hits, hits));
+			} else {
+				fprintf(f, "  %12lu  %6.2f%%   %s\n", c->hits,
+					share(c->hits, hits), c->name);
+			}
+			first = 0;
+		}
+		if (json)
+			fputs(first ? "]}" : "\n  ]}", f);
+		else
+			fputc('\n', f);
+	}
+	if (json)
+		fputs("\n]}\n", f);
+	else if (wall_s > 0)
+		fprintf(f, "  %.3f seconds time elapsed\n\n", wall_s);
+}
+
+void stats_free(struct ksym_stats *st)
+{
+	int i;
+
+	for (i = 0; i < st->nr_watch; i++) {
+		free(st->watch[i].target);
+		free(st->watch[i].name);
+	}
+	for (i = 0; i < st->nr_caller; i++) {
+		free(st->caller[i].target);
+		free(st->caller[i].name);
+	}
+	free(st->watch);
+	free(st->caller);
+	memset(st, 0, sizeof(*st));
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ksym-ctl: messages, small string helpers and argument parsing shared by
+ * the subcommands. Nothing here touches tracefs, so it is unit tested on the
+ * host (tests/test_ksym_ctl.c).
+ */
+#ifndef KSYM_CTL_UTILS_H
+#define KSYM_CTL_UTILS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+extern int config_debug;
+
+void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void debug_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable array of strings (owned). */
+struct strv {
+	char	**v;
+	int	n;
+	int	cap;
+};
+
+int strv_add(struct strv *sv, const char *s);
+int strv_find(const struct strv *sv, const char *s);
+void strv_free(struct strv *sv);
+
+/*
+ * Split "SPEC... -- COMMAND [ARG...]" (argv after the options): the specs
+ * go to @specs, *cmd points into argv at COMMAND (NULL without "--").
+ * Returns 0, or -1 when there is no SPEC, a SPEC starts with '-' or
+ * @need_cmd is set and no COMMAND follows "--".
+ */
+int split_specs_command(int argc, char **argv, bool need_cmd,
+			struct strv *specs, char ***cmd);
+
+/* "1", "0.5", "2s", "250ms" -> milliseconds; -1 if not a positive time. */
+long parse_duration_ms(const char *s);
+
+/* A positive decimal integer, or -1. */
+long parse_count(const char *s);
+
+/*
+ * The target of a canonical ksym_trace_filter line ("TARGET/LEN:ACC[@CPUS]"):
+ * the text before the last '/' of the part before the last ':'. Copies at
+ * most @size - 1 characters; returns 0, or -1 if the line has no such form.
+ */
+int filter_line_target(const char *line, char *buf, size_t size);
+
+/* Print @s as a JSON string, quotes included. */
+void json_str(FILE *f, const char *s);
+
+/* A line of a file or a buffer: split @text into lines (modifies it). */
+int split_lines(char *text, struct strv *lines);
+
+#endif
