@@ -1,6 +1,8 @@
 # Build, boot and test the ksym tracer on Linux 6.12 (see README.md).
 #
+#   make run        build what is missing, boot the VM, show ksym-ctl at work
 #   make check      deps + tree + kernel + initramfs, run the tests in QEMU, summary
+#   make selftest TESTDIR=/abs/dir   run that directory's .tc files in the same VM
 #   make vm         the same VM with an interactive shell on the serial console
 #   make bench      cost of a watched access per configuration (build/bench.txt)
 #   make build      deps + tree + kernel + initramfs, no test run
@@ -12,7 +14,7 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all check vm bench build deps tree kernel initramfs lint clean distclean
+.PHONY: all check vm bench build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir
 
 BUILD := build
 
@@ -33,12 +35,27 @@ initramfs:
 # The test command (README, CI): build everything, run the tests, exit non-zero
 # on any failure. The summary ends with "ksym: N passed, M failed, K skipped".
 check: build
+	bash scripts/test-kconfig.sh
 	$(MAKE) -s -C tools/ksym-plugin test
 	$(MAKE) -s -C tools/kshark-ksym test
+	$(MAKE) -s -C tools/ksym-ctl test
 	bash scripts/run-vm.sh test
 
 vm: build
 	bash scripts/run-vm.sh shell
+
+# The tool at work: ksym-ctl record --stack on pid_max and total_forks while a
+# workload forks and writes sysctls, then ksym-ctl report -g (tools/ksym-ctl/demo.sh).
+run: build
+	bash scripts/run-vm.sh run
+
+# Any directory's ftracetest cases (.tc), in the same VM, with the same judge.
+selftest: selftest-testdir build
+	KSYM_SELFTEST_DIR="$(TESTDIR)" bash scripts/run-vm.sh test
+
+selftest-testdir:
+	@case "$(TESTDIR)" in /*) ;; *) echo "make selftest: give TESTDIR=/absolute/dir of .tc files" >&2; exit 2 ;; esac
+	@test -d "$(TESTDIR)" || { echo "make selftest: $(TESTDIR): no such directory" >&2; exit 2; }
 
 # Cost per watched access in each configuration, in guest ns; with -icount
 # shift=0 a guest ns is one instruction, so the numbers repeat exactly.

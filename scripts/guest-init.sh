@@ -10,6 +10,8 @@
 #                    (scripts/run-vm.sh) parses the console log.
 #   ksym.mode=bench  run /bench/ksym-bench.sh (prints its table between
 #                    KSYM-BENCH-BEGIN and KSYM-BENCH-END), reboot -f.
+#   ksym.mode=run    make run: the ksym-ctl demo (/ksym-ctl-demo.sh) between
+#                    KSYM-RUN-BEGIN and "KSYM-RUN-END rc=N", reboot -f.
 #   ksym.mode=shell  (default) interactive shell on the console; reboot -f on exit.
 #   ksym.verbose=N   ftracetest verbosity: 1 (default, -v: logs of failing cases),
 #                    3 (-vvv: every command of every case).
@@ -113,6 +115,12 @@ test)
 	;;
 bench)
 	/bench/ksym-bench.sh || echo "KSYM-BENCH-ERROR: ksym-bench.sh failed"
+	finish
+	;;
+run)
+	echo "KSYM-RUN-BEGIN"
+	/ksym-ctl-demo.sh 2>&1
+	echo "KSYM-RUN-END rc=$?"
 	finish
 	;;
 *)

@@ -10,6 +10,9 @@
 #   scripts/run-vm.sh bench   run bench/ksym-bench.sh in the guest under the same
 #                             limits, print its table (also in build/bench.txt);
 #                             exit 0 only if it completed.
+#   scripts/run-vm.sh run     make run: the ksym-ctl demo (tools/ksym-ctl/demo.sh)
+#                             under the same limits; prints what it showed (also
+#                             in build/run.txt); exit 0 only if it completed.
 #   scripts/run-vm.sh shell   interactive busybox shell on the serial console
 #                             (Ctrl-A X quits QEMU).
 # Env: KSYM_VM_TIMEOUT (s, default 1200), KSYM_VM_IDLE_TIMEOUT (s without console
@@ -23,6 +26,9 @@
 # costs ~10 s and did not), KSYM_CONSOLE_IGNORE (ERE of kernel lines not to count as problems),
 # KSYM_QUIET=1 (do not stream the console), KSYM_KERNEL / KSYM_INITRD (other images),
 # KSYM_LOG / KSYM_SUMMARY (other console log and summary paths, so runs can overlap).
+# KSYM_SELFTEST_DIR (test mode: a directory of .tc files, outside the project too;
+# it is appended to the initramfs as /ftrace/test.d/user and run instead of
+# test.d/ksym, unless KSYM_TESTS says otherwise: make selftest TESTDIR=DIR).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,6 +46,25 @@ die() { printf 'run-vm: ERROR: %s\n' "$*" >&2; exit 1; }
 
 [[ -f $KERNEL ]] || die "$KERNEL missing (make kernel)"
 [[ -f $INITRD ]] || die "$INITRD missing (make initramfs)"
+if [[ $MODE == test && -n ${KSYM_SELFTEST_DIR:-} ]]; then
+	# The kernel unpacks concatenated cpio archives one after the other: the
+	# user's cases go in a small second archive appended to the initramfs.
+	[[ -d $KSYM_SELFTEST_DIR ]] || die "KSYM_SELFTEST_DIR=$KSYM_SELFTEST_DIR: no such directory"
+	ntc=$(find "$KSYM_SELFTEST_DIR" -name '*.tc' | wc -l)
+	((ntc > 0)) || die "no .tc files in $KSYM_SELFTEST_DIR"
+	ustage=$(mktemp -d)
+	mkdir -p "$ustage/ftrace/test.d/user"
+	cp -a "$KSYM_SELFTEST_DIR/." "$ustage/ftrace/test.d/user/"
+	combined=$(dirname "$LOG")/selftest-initramfs.cpio.gz
+	mkdir -p "$(dirname "$combined")"
+	(cd "$ustage" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null --create --format=newc --owner=0:0 --quiet | gzip -1) > "$combined.user"
+	cat "$INITRD" "$combined.user" > "$combined"
+	rm -rf "$ustage" "$combined.user"
+	INITRD=$combined
+	KSYM_TESTS=${KSYM_TESTS:-test.d/user}
+	echo "run-vm: $ntc case(s) from $KSYM_SELFTEST_DIR as /ftrace/test.d/user"
+fi
 command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing (make deps)"
 
 # panic=-1: reboot at once on a panic, which ends QEMU (-no-reboot) and the run.
@@ -64,7 +89,13 @@ shell)
 	;;
 test) endpat='KSYM-TEST-END rc=' ;;
 bench) endpat='KSYM-BENCH-END' ;;
-*) die "usage: $0 test|bench|shell" ;;
+run)
+	endpat='KSYM-RUN-END rc='
+	# The demo's output is printed at the end, without the boot messages.
+	KSYM_QUIET=${KSYM_QUIET:-1}
+	echo "run-vm: booting the VM for the ksym-ctl demo (about a minute under TCG)"
+	;;
+*) die "usage: $0 test|bench|run|shell" ;;
 esac
 
 mkdir -p "$(dirname "$LOG")"
@@ -134,6 +165,18 @@ if [[ $MODE == bench ]]; then
 	echo "run-vm: benchmark ($status):"
 	cat "$ROOT/build/bench.txt"
 	[[ $status == ok && -n $end_seen ]] && ! grep -q 'KSYM-BENCH-ERROR' "$LOG"
+	exit
+fi
+
+if [[ $MODE == run ]]; then
+	out=$(dirname "$LOG")/run.txt
+	[[ -z ${KSYM_LOG:-} ]] || out=${LOG%.log}-run.txt
+	sed -n '/KSYM-RUN-BEGIN/,/KSYM-RUN-END/p' "$LOG" | tr -d '\r' |
+		grep -v -e 'KSYM-RUN-BEGIN' -e '^\[ *[0-9]*\.[0-9]*\]' > "$out" || true
+	cat "$out"
+	echo "run-vm: the demo ($status) is also in ${out#"$ROOT"/}; whole console: ${LOG#"$ROOT"/}"
+	[[ $status == ok && -n $end_seen ]] && grep -q 'KSYM-RUN-END rc=0' "$LOG" &&
+		! grep -q 'KSYM-RUN-ERROR' "$LOG"
 	exit
 fi
 

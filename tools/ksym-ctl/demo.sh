@@ -36,8 +36,10 @@ say "trace-cmd report: the first hits as trace lines (with their callchain)"
 trace-cmd report -i /tmp/ksym.dat 2> /dev/null | grep -A4 'ksym_hit:' | head -n 15
 
 say "ksym-ctl stat: one write of the sysctl is one hit"
+old=$(cat /proc/sys/kernel/pid_max)
 run ksym-ctl stat pid_max/4:-w- -- sh -c 'echo 4000 > /proc/sys/kernel/pid_max' ||
 	echo "KSYM-RUN-ERROR: ksym-ctl stat failed"
+echo "$old" > /proc/sys/kernel/pid_max
 
 say "tracefs is as it was: watches '$(cat /sys/kernel/tracing/ksym_trace_filter)'," \
 	"instances '$(ls /sys/kernel/tracing/instances)'"
