@@ -111,6 +111,10 @@ int ksym_filter_write(const char *text)
 			fprintf(stderr, "%s%s", log,
 				log[strlen(log) - 1] == '\n' ? "" : "\n");
 		free(log);
+		if (ret == -ENOSPC)
+			err_msg("the debug registers are all in use (x86 has 4 per CPU, shared with gdb, ptrace and perf): 'ksym-ctl list' shows the watches, 'ksym-ctl unwatch' removes some\n");
+		else if (ret == -EPERM || ret == -EACCES)
+			err_msg("watching kernel addresses needs root (CAP_SYS_ADMIN)\n");
 	}
 cleanup:
 	if (fd >= 0)

@@ -62,7 +62,8 @@ static const char *trace_cmd(void)
  * and, stopped with SIGINT, writes the rest. 0, or -1.
  */
 static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
-			   const char *dir, bool stack, bool regs, bool branches)
+			   const char *dir, const char *stack, bool regs,
+			   bool branches)
 {
 	char *argv[16];
 	int n = 0;
@@ -75,7 +76,7 @@ static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
 	argv[n++] = "ksym";
 	if (stack) {
 		argv[n++] = "-O";
-		argv[n++] = "ksym-stack";
+		argv[n++] = (char *)stack;
 	}
 	if (regs) {
 		argv[n++] = "-O";
@@ -184,6 +185,16 @@ static int trace_cmd_stop(pid_t pid, const char *dir)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The option that records each hit's callchain: the tracer's ksym-stack,
+ * or on a kernel without it the standard stacktrace (which the tracer makes
+ * start at the accessor).
+ */
+static const char *stack_opt(struct ksym_session *s)
+{
+	return ksym_session_has_option(s, "ksym-stack") ? "ksym-stack" : "stacktrace";
 }
 
 /* An empty directory for trace-cmd to work in, and its removal. */
@@ -331,11 +342,11 @@ int record_main(int argc, char **argv)
 	 */
 	if (ksym_session_watch(&s, &specs) ||
 	    ksym_session_instance(&s, "record", false, false) ||
-	    (stack && ksym_session_save_option(&s, "ksym-stack")) ||
+	    (stack && ksym_session_save_option(&s, stack_opt(&s))) ||
 	    (regs && ksym_session_save_option(&s, "ksym-regs")) ||
 	    (branches && ksym_session_save_option(&s, "ksym-branches")) ||
 	    trace_cmd_start(&tc, tracefs_instance_get_name(s.inst), path,
-			    dir, stack, regs, branches) ||
+			    dir, stack ? stack_opt(&s) : NULL, regs, branches) ||
 	    trace_cmd_wait_ready(tc, s.inst, dir)) {
 		ksym_cmd_abort(&cmd);
 		goto cleanup;

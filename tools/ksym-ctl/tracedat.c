@@ -29,6 +29,7 @@ struct ctx {
 	struct tracedat_info	*info;
 	struct tep_handle	*tep;
 	struct tep_event	*hit, *stack;
+	const char		*stack_field;	/* "ips" or "caller" */
 	struct pending		*pend;
 	int			nr_cpus;
 	int			err;
@@ -104,13 +105,26 @@ static int on_stack(struct ctx *c, struct tep_record *rec, int cpu)
 	if (cpu < 0 || cpu >= c->nr_cpus || !c->pend[cpu].valid)
 		return 0;
 	p = &c->pend[cpu];
-	raw = tep_get_field_raw(NULL, c->stack, "ips", rec, &len, 0);
+	raw = tep_get_field_raw(NULL, c->stack, c->stack_field, rec, &len, 0);
 	lsize = tep_get_long_size(c->tep);
 	if (!raw || lsize <= 0) {
 		emit(c, p, NULL, 0);
 		return 0;
 	}
 	nr = len / lsize;
+	if (c->stack_field[0] == 'c') {
+		unsigned long long size;
+
+		/* ftrace's kernel_stack: "size" entries of "caller" are used */
+		if (!tep_get_field_val(NULL, c->stack, "size", rec, &size, 0) &&
+		    size < (unsigned long long)nr)
+			nr = size;
+		/* and its unused entries are zero (or ULONG_MAX) */
+		while (nr > 0 && (lsize == 8 ?
+				  ((unsigned long long *)raw)[nr - 1] + 1 <= 1 :
+				  ((unsigned int *)raw)[nr - 1] + 1 <= 1))
+			nr--;
+	}
 	if (nr > MAX_FRAMES)
 		nr = MAX_FRAMES;
 	for (i = 0; i < nr; i++) {
@@ -146,7 +160,17 @@ static int read_handle(struct tracecmd_input *h, struct ctx *c)
 
 	c->tep = tracecmd_get_tep(h);
 	c->hit = tep_find_event_by_name(c->tep, "ksym", "ksym_hit");
+	/*
+	 * The callchain of a hit: the tracer's ksym_stack, or, from a kernel
+	 * that gives the accessor's callchain through options/stacktrace,
+	 * ftrace's kernel_stack.
+	 */
 	c->stack = tep_find_event_by_name(c->tep, "ksym", "ksym_stack");
+	c->stack_field = "ips";
+	if (!c->stack) {
+		c->stack = tep_find_event_by_name(c->tep, "ftrace", "kernel_stack");
+		c->stack_field = "caller";
+	}
 	if (!c->hit)
 		return 0;
 	c->nr_cpus = tep_get_cpus(c->tep);
