@@ -2,6 +2,8 @@
 #
 #   make run        build what is missing, boot the VM, show ksym-ctl at work
 #   make check      deps + tree + kernel + initramfs, run the tests in QEMU, summary
+#   make check-debug the same suite on a debug kernel (KASAN, UBSAN, KFENCE, lockdep,
+#                   DEBUG_OBJECTS, kmemleak) in build/obj-debug, long fuzz and storm
 #   make selftest TESTDIR=/abs/dir   run that directory's .tc files in the same VM
 #   make vm         the same VM with an interactive shell on the serial console
 #   make bench      cost of a watched access per configuration (build/bench.txt)
@@ -14,7 +16,7 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all check vm bench build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir
+.PHONY: all check check-debug vm bench build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir
 
 BUILD := build
 
@@ -40,6 +42,35 @@ check: build
 	$(MAKE) -s -C tools/kshark-ksym test
 	$(MAKE) -s -C tools/ksym-ctl test
 	bash scripts/run-vm.sh test
+
+# The same suite on a debug kernel: config/ksym-debug.config merged on top
+# (KASAN, UBSAN, KFENCE, DEBUG_OBJECTS, lockdep, atomic-sleep checks, kmemleak
+# with a scan after the tests), built in build/obj-debug with its own modules,
+# initramfs and logs (build/dbg-*); the fuzzer and the storm run long. Any
+# kernel report or leak fails it. Summary: build/dbg-test-summary.txt.
+DBG_FUZZ_WRITES ?= 100000
+DBG_STORM_SECS ?= 120
+DBG_ENV = KSYM_OBJ=$(CURDIR)/$(BUILD)/obj-debug \
+	KSYM_EXTRA_CONFIG=$(CURDIR)/config/ksym-debug.config \
+	KSYM_BUILD_LOG=$(CURDIR)/$(BUILD)/dbg-kernel-build.log \
+	KSYM_CONFIG_MISSING=$(CURDIR)/$(BUILD)/dbg-config-missing.txt \
+	KSYM_MODROOT=$(CURDIR)/$(BUILD)/dbg-modroot \
+	KSYM_STAGE=$(CURDIR)/$(BUILD)/dbg-initramfs-root \
+	KSYM_INITRD=$(CURDIR)/$(BUILD)/dbg-initramfs.cpio.gz \
+	KSYM_KERNEL=$(CURDIR)/$(BUILD)/obj-debug/arch/x86/boot/bzImage \
+	KSYM_LOG=$(CURDIR)/$(BUILD)/dbg-console.log \
+	KSYM_SUMMARY=$(CURDIR)/$(BUILD)/dbg-test-summary.txt
+
+check-debug:
+	bash scripts/install-deps.sh
+	bash scripts/prepare-tree.sh
+	bash scripts/test-parse-console.sh
+	$(DBG_ENV) bash scripts/build-kernel.sh
+	$(DBG_ENV) bash scripts/make-initramfs.sh
+	$(DBG_ENV) KSYM_KMEMLEAK=1 KSYM_MEM=$${KSYM_MEM:-2048} \
+		KSYM_VM_TIMEOUT=$${KSYM_VM_TIMEOUT:-5400} \
+		KSYM_APPEND="ksym.fuzz_writes=$(DBG_FUZZ_WRITES) ksym.storm_secs=$(DBG_STORM_SECS) $${KSYM_APPEND:-}" \
+		bash scripts/run-vm.sh test
 
 vm: build
 	bash scripts/run-vm.sh shell
@@ -77,7 +108,8 @@ lint:
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/modroot $(BUILD)/initramfs-root $(BUILD)/initramfs.cpio.gz \
 		$(BUILD)/console.log $(BUILD)/kernel-build.log $(BUILD)/test-summary.txt \
-		$(BUILD)/config-missing.txt
+		$(BUILD)/config-missing.txt \
+		$(BUILD)/obj-debug $(BUILD)/dbg-*
 
 distclean:
 	rm -rf $(BUILD)

@@ -8,15 +8,22 @@
 # KSYM_STRICT_CONFIG=1 makes that fatal). Then bzImage and modules are built with
 # ccache and the modules installed (stripped) into build/modroot.
 # Output goes to build/kernel-build.log; its tail is shown on failure.
-# Env: KSYM_JOBS (default 3), KSYM_CC (default "ccache gcc"), KSYM_STRICT_CONFIG.
+# Env: KSYM_JOBS (default 3), KSYM_CC (default "ccache gcc"), KSYM_STRICT_CONFIG;
+# for a second kernel built side by side (make check-debug): KSYM_OBJ (build
+# directory, default build/obj), KSYM_EXTRA_CONFIG (a fragment merged after
+# config/ksym.config, e.g. config/ksym-debug.config; its settings win),
+# KSYM_BUILD_LOG (default build/kernel-build.log), KSYM_CONFIG_MISSING
+# (default build/config-missing.txt), KSYM_MODROOT (default build/modroot).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TREE=${KSYM_TREE:-$ROOT/build/linux-source-6.12}
-OBJ=$ROOT/build/obj
+OBJ=${KSYM_OBJ:-$ROOT/build/obj}
 FRAGMENT=$ROOT/config/ksym.config
-LOG=$ROOT/build/kernel-build.log
-MISSING=$ROOT/build/config-missing.txt
+EXTRA=${KSYM_EXTRA_CONFIG:-}
+LOG=${KSYM_BUILD_LOG:-$ROOT/build/kernel-build.log}
+MISSING=${KSYM_CONFIG_MISSING:-$ROOT/build/config-missing.txt}
+MODROOT=${KSYM_MODROOT:-$ROOT/build/modroot}
 JOBS=${KSYM_JOBS:-3}
 if [[ -z ${KSYM_CC:-} ]]; then
 	if command -v ccache > /dev/null; then KSYM_CC="ccache gcc"; else KSYM_CC=gcc; fi
@@ -29,7 +36,10 @@ say() { printf 'build-kernel: %s\n' "$*"; }
 die() { printf 'build-kernel: ERROR: %s\n' "$*" >&2; exit 1; }
 
 [[ -f $TREE/Makefile ]] || die "no kernel tree at $TREE (run make tree)"
-mkdir -p "$OBJ"
+[[ -z $EXTRA || -f $EXTRA ]] || die "KSYM_EXTRA_CONFIG=$EXTRA: no such file"
+fragments=("$FRAGMENT")
+[[ -z $EXTRA ]] || fragments+=("$EXTRA")
+mkdir -p "$OBJ" "$(dirname "$LOG")" "$(dirname "$MISSING")"
 : > "$LOG"
 
 kmake() {
@@ -49,7 +59,7 @@ start=$SECONDS
 # The stamp ties the .config to the fragment text and to the applied patch stack
 # (a patch may add Kconfig symbols the fragment sets).
 stamp_now=$({
-	cat "$FRAGMENT"
+	cat "${fragments[@]}"
 	cat "$TREE/.ksym/applied/stack" 2> /dev/null || true
 	cat "$TREE"/.ksym/applied/*.patch 2> /dev/null || true
 } | sha256sum | cut -d' ' -f1)
@@ -59,23 +69,32 @@ if [[ ! -f $OBJ/.config ]]; then
 	reason="no .config"
 elif [[ $FRAGMENT -nt $OBJ/.config ]]; then
 	reason="config/ksym.config is newer than .config"
+elif [[ -n $EXTRA && $EXTRA -nt $OBJ/.config ]]; then
+	reason="${EXTRA#"$ROOT"/} is newer than .config"
 elif [[ ! -f $stamp_file || $(cat "$stamp_file") != "$stamp_now" ]]; then
 	reason="fragment or patch stack changed"
 fi
 if [[ -n $reason ]]; then
-	say "configuring ($reason): tinyconfig + config/ksym.config"
+	say "configuring ($reason): tinyconfig + ${fragments[*]#"$ROOT"/}"
 	kmake tinyconfig || fail "make tinyconfig"
-	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$FRAGMENT" >> "$LOG" 2>&1 \
+	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "${fragments[@]}" >> "$LOG" 2>&1 \
 		|| fail "merge_config.sh"
 	kmake olddefconfig || fail "make olddefconfig"
 	printf '%s\n' "$stamp_now" > "$stamp_file"
 fi
 
-# Check that every assignment of the fragment made it into .config.
+# Check that every assignment of the fragment(s) made it into .config (the
+# last fragment that sets a symbol wins, as in merge_config.sh).
 : > "$MISSING"
+declare -A want=()
+order=()
 while IFS= read -r line; do
 	[[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]] || continue
-	sym=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+	[[ -n ${want[${BASH_REMATCH[1]}]+set} ]] || order+=("${BASH_REMATCH[1]}")
+	want[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+done < <(cat "${fragments[@]}")
+for sym in "${order[@]}"; do
+	val=${want[$sym]}
 	if [[ $val == n ]]; then
 		if grep -q "^$sym=" "$OBJ/.config"; then
 			printf '%s (wanted n, got %s)\n' "$sym" "$(grep "^$sym=" "$OBJ/.config" | cut -d= -f2-)" >> "$MISSING"
@@ -84,14 +103,14 @@ while IFS= read -r line; do
 		got=$(grep -E "^$sym=|^# $sym is not set" "$OBJ/.config" | sed 's/^# .* is not set$/n/; s/^[^=]*=//' || true)
 		printf '%s (wanted %s, got %s)\n' "$sym" "$val" "${got:-absent}" >> "$MISSING"
 	fi
-done < "$FRAGMENT"
+done
 if [[ -s $MISSING ]]; then
-	say "WARNING: these config/ksym.config settings did not take (dependencies not met"
+	say "WARNING: these ${fragments[*]#"$ROOT"/} settings did not take (dependencies not met"
 	say "WARNING: or symbol unknown to this tree); see ${MISSING#"$ROOT"/}:"
 	sed 's/^/build-kernel: WARNING:   /' "$MISSING"
 	[[ ${KSYM_STRICT_CONFIG:-0} != 1 ]] || die "KSYM_STRICT_CONFIG=1 and the config is incomplete"
 else
-	say "config: all settings of config/ksym.config took"
+	say "config: all settings of ${fragments[*]#"$ROOT"/} took"
 fi
 
 # --- build ----------------------------------------------------------------------
@@ -100,9 +119,9 @@ if grep -q '^CONFIG_MODULES=y' "$OBJ/.config"; then targets+=(modules); fi
 say "make -j$JOBS ${targets[*]} (CC=\"$KSYM_CC\", log: ${LOG#"$ROOT"/})"
 kmake -j"$JOBS" "${targets[@]}" || fail "make ${targets[*]}"
 
-rm -rf "$ROOT/build/modroot"
+rm -rf "$MODROOT"
 if [[ " ${targets[*]} " == *" modules "* ]]; then
-	kmake INSTALL_MOD_PATH="$ROOT/build/modroot" INSTALL_MOD_STRIP=1 modules_install \
+	kmake INSTALL_MOD_PATH="$MODROOT" INSTALL_MOD_STRIP=1 modules_install \
 		|| fail "make modules_install"
 fi
 
@@ -114,5 +133,5 @@ if [[ -n $warnings ]]; then
 fi
 
 release=$(cat "$OBJ/include/config/kernel.release")
-nmod=$(find "$ROOT/build/modroot" -name '*.ko*' 2> /dev/null | wc -l)
+nmod=$(find "$MODROOT" -name '*.ko*' 2> /dev/null | wc -l)
 say "built $release: ${OBJ#"$ROOT"/}/arch/x86/boot/bzImage, $nmod module(s), $((SECONDS - start)) s"

@@ -13,6 +13,9 @@
 #   ksym.mode=run    make run: the ksym-ctl demo (/ksym-ctl-demo.sh) between
 #                    KSYM-RUN-BEGIN and "KSYM-RUN-END rc=N", reboot -f.
 #   ksym.mode=shell  (default) interactive shell on the console; reboot -f on exit.
+#   ksym.kmemleak=1  (test mode, debug kernel) after the tests, scan for leaks
+#                    twice and print /sys/kernel/debug/kmemleak between
+#                    KSYM-KMEMLEAK-BEGIN and KSYM-KMEMLEAK-END (make check-debug).
 #   ksym.verbose=N   ftracetest verbosity: 1 (default, -v: logs of failing cases),
 #                    3 (-vvv: every command of every case).
 # No "set -e" here: PID 1 must never exit (the kernel would panic), so each step
@@ -37,12 +40,14 @@ hostname ksym-vm
 mode=shell
 tests=test.d/ksym
 verbose=1
+kmemleak=0
 read -r cmdline < /proc/cmdline
 for arg in $cmdline; do
 	case $arg in
 	ksym.mode=*) mode=${arg#ksym.mode=} ;;
 	ksym.tests=*) tests=${arg#ksym.tests=} ;;
 	ksym.verbose=*) verbose=${arg#ksym.verbose=} ;;
+	ksym.kmemleak=*) kmemleak=${arg#ksym.kmemleak=} ;;
 	esac
 done
 
@@ -104,8 +109,29 @@ run_tests() {
 		grep '^# of ' /tmp/ftracetest-logs/ftracetest.log 2> /dev/null
 		echo "KSYM-FTRACE-RESULTS-END"
 	fi
+	if [ "$kmemleak" = 1 ]; then
+		kmemleak_report || rc=1
+	fi
 	echo "KSYM-TEST-END rc=$rc"
 	return "$rc"
+}
+
+# kmemleak reports an object only once it has gone unreferenced through a
+# scan and is older than 5 s: wait, scan, wait, scan, then show the report
+# (the host counts each "unreferenced object" as a kernel problem).
+kmemleak_report() {
+	kml=/sys/kernel/debug/kmemleak
+	if [ ! -w $kml ]; then
+		echo "KSYM-TEST-ERROR: ksym.kmemleak=1 but no $kml (CONFIG_DEBUG_KMEMLEAK?)"
+		return 1
+	fi
+	sleep 6
+	echo scan > $kml
+	sleep 6
+	echo scan > $kml
+	echo "KSYM-KMEMLEAK-BEGIN"
+	cat $kml
+	echo "KSYM-KMEMLEAK-END"
 }
 
 case $mode in

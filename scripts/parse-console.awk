@@ -14,10 +14,12 @@
 #     KSYM-TEST-END marker, non-zero ftracetest status without a failed case, fewer
 #     results than a KTAP plan announced, wrong online CPU list, test errors
 #     reported by /init, and kernel problems on the console (panic, Oops, BUG:,
-#     WARNING:, lockdep, RCU stalls, ... on timestamped kernel lines; lines matching
-#     the ERE in -v ignore="..." are exempt).
+#     WARNING:, lockdep, RCU stalls, KASAN, UBSAN, KFENCE, ODEBUG, list corruption,
+#     kmemleak ... on timestamped kernel lines; lines matching the ERE in
+#     -v ignore="..." are exempt), and each "unreferenced object" in the kmemleak
+#     report /init prints between KSYM-KMEMLEAK-BEGIN/END (ksym.kmemleak=1).
 # Variables (-v): status (ok|timeout|idle), elapsed (s), smp (expected CPU count),
-# ignore (ERE), timeout (s).
+# ignore (ERE), timeout (s), kmemleak (1: the kmemleak report must be there).
 # Prints "RESULT <passed> <failed> <skipped>" on the very last line for the caller.
 
 function note(s) { notes[++nnotes] = s }
@@ -36,11 +38,15 @@ BEGIN {
 		"possible circular locking|possible recursive locking|inconsistent lock state|" \
 		"INFO: |UBSAN:|KASAN:|KCSAN:|KFENCE:|segfault at|soft lockup|hard LOCKUP|" \
 		"rcu_preempt detected stalls|rcu_sched detected stalls|hung_task|" \
-		"Attempted to kill init|end Kernel panic"
+		"Attempted to kill init|end Kernel panic|" \
+		"ODEBUG:|list_add corruption|list_del corruption|suspected memory leak|" \
+		"kmemleak: Cannot|Kernel memory leak detector disabled|" \
+		"stack-protector:|stack guard page|double fault|BUG kmalloc-|Slab corruption"
 	kplan = 0; kres = 0; kpass = 0; kfail = 0; kskip = 0; suitefail = 0
 	fplan = -1; fres = 0; fpass = 0; ffail = 0; fskip = 0
 	infr = 0; begin = 0; endrc = ""; cpus = ""; initat = ""; nbad = 0; nnotes = 0; hfail = 0
 	nofttest = 0
+	inkml = 0; kmlbegin = 0; kmlend = 0; nleak = 0
 }
 
 { sub(/\r+$/, ""); tailbuf[NR % 25] = $0 }
@@ -58,6 +64,19 @@ BEGIN {
 }
 /KSYM-TEST-ERROR/ { s = $0; sub(/.*KSYM-TEST-ERROR: */, "", s); harness_fail(s) }
 /KSYM-FTRACETEST: ftracetest found no test/ { nofttest = 1 }
+/KSYM-KMEMLEAK-BEGIN/ { inkml = 1; kmlbegin = 1; next }
+/KSYM-KMEMLEAK-END/ { inkml = 0; kmlend = 1; next }
+inkml && /unreferenced object 0x/ && $0 !~ ts {
+	nleak++
+	s = $0; sub(/^.*unreferenced object/, "unreferenced object", s)
+	if (nleak <= 10) leakl[nleak] = s
+	next
+}
+inkml && nleak > 0 && nleak <= 10 && /^ / && $0 !~ ts {
+	# the first lines of each leak's record, for the summary
+	if (++leakctx[nleak] <= 8) leakl[nleak] = leakl[nleak] "\n      " $0
+	next
+}
 /KSYM-FTRACE-RESULTS-BEGIN/ { infr = 1; next }
 /KSYM-FTRACE-RESULTS-END/ { infr = 0; next }
 
@@ -127,6 +146,8 @@ END {
 	if (kres < kplan) harness_fail("KUnit announced " kplan " suite(s) but reported " kres)
 	if (fplan >= 0 && fres < fplan) harness_fail("ftracetest announced " fplan " case(s) but reported " fres)
 	if (nbad > 0) harness_fail(nbad " kernel problem line(s) on the console")
+	if (kmemleak == 1 && !kmlend) harness_fail("no kmemleak report (KSYM-KMEMLEAK-END missing)")
+	if (nleak > 0) harness_fail("kmemleak: " nleak " unreferenced object(s)")
 
 	print "==== ksym test summary ===="
 	printf "boot: /init at %s s of guest uptime, CPUs online %s, VM ran %s s\n", \
@@ -146,6 +167,9 @@ END {
 	} else {
 		print "console: no kernel warnings, oopses, panics or lockdep reports"
 	}
+	if (kmlend)
+		printf "kmemleak: %d unreferenced object(s) after the run\n", nleak
+	for (i = 1; i <= nleak && i <= 10; i++) print "  " leakl[i]
 	for (i = 1; i <= nnotes; i++) print notes[i]
 	if (status != "ok" || endrc == "") {
 		print "last console lines:"

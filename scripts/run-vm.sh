@@ -25,7 +25,10 @@
 # and ftrace's text patching oopsed "int3" in 2 of 6 runs; single-threaded TCG
 # costs ~10 s and did not), KSYM_CONSOLE_IGNORE (ERE of kernel lines not to count as problems),
 # KSYM_QUIET=1 (do not stream the console), KSYM_KERNEL / KSYM_INITRD (other images),
-# KSYM_LOG / KSYM_SUMMARY (other console log and summary paths, so runs can overlap).
+# KSYM_LOG / KSYM_SUMMARY (other console log and summary paths, so runs can overlap),
+# KSYM_KMEMLEAK=1 (test mode: /init scans for leaks after the tests and prints the
+# kmemleak report, whose every leak fails the run; needs CONFIG_DEBUG_KMEMLEAK),
+# KSYM_CONFIG_MISSING (the build's list of config settings that did not take).
 # KSYM_SELFTEST_DIR (test mode: a directory of .tc files, outside the project too;
 # it is appended to the initramfs as /ftrace/test.d/user and run instead of
 # test.d/ksym, unless KSYM_TESTS says otherwise: make selftest TESTDIR=DIR).
@@ -73,6 +76,7 @@ command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing (ma
 append="console=ttyS0,115200 panic=-1 printk.time=1 no_hash_pointers ksym.mode=$MODE"
 [[ -z ${KSYM_TESTS:-} ]] || append+=" ksym.tests=$KSYM_TESTS"
 [[ -z ${KSYM_FT_VERBOSE:-} ]] || append+=" ksym.verbose=$KSYM_FT_VERBOSE"
+[[ ${KSYM_KMEMLEAK:-0} != 1 ]] || append+=" ksym.kmemleak=1"
 [[ -z ${KSYM_APPEND:-} ]] || append+=" $KSYM_APPEND"
 
 qemu=(qemu-system-x86_64 -accel "${KSYM_ACCEL:-tcg,thread=single}" -cpu max -smp "$SMP" -m "$MEM" -nographic -no-reboot
@@ -181,12 +185,14 @@ if [[ $MODE == run ]]; then
 fi
 
 awk -v status="$status" -v elapsed="$elapsed" -v smp="$SMP" -v timeout="$TIMEOUT" \
-	-v ignore="${KSYM_CONSOLE_IGNORE:-}" -f "$ROOT/scripts/parse-console.awk" "$LOG" > "$SUMMARY.tmp"
+	-v ignore="${KSYM_CONSOLE_IGNORE:-}" -v kmemleak="${KSYM_KMEMLEAK:-0}" \
+	-f "$ROOT/scripts/parse-console.awk" "$LOG" > "$SUMMARY.tmp"
 read -r _ _ failed _ < <(tail -n 1 "$SUMMARY.tmp")
 sed '$d' "$SUMMARY.tmp" > "$SUMMARY"
 rm -f "$SUMMARY.tmp"
-if [[ -s $ROOT/build/config-missing.txt ]]; then
-	echo "warning: config/ksym.config settings that did not take: $(cut -d' ' -f1 "$ROOT/build/config-missing.txt" | tr '\n' ' ')"
+missing=${KSYM_CONFIG_MISSING:-$ROOT/build/config-missing.txt}
+if [[ -s $missing ]]; then
+	echo "warning: config settings that did not take: $(cut -d' ' -f1 "$missing" | tr '\n' ' ')"
 fi
 cat "$SUMMARY"
 ((failed == 0))

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# test-parse-console.sh - host test of scripts/parse-console.awk on small,
+# hand-made console logs: a clean run passes; each kind of kernel report the
+# debug kernel can print (KASAN, UBSAN, KFENCE, ODEBUG, lockdep, sleeping in
+# atomic context, list corruption, kmemleak) fails it, and so does a missing
+# kmemleak report when one is expected. Run by make check-debug.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+AWK=$ROOT/scripts/parse-console.awk
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+n=0
+
+# A clean test-mode boot: one KUnit suite, two ftracetest cases.
+clean() {
+	cat << 'LOG'
+[    0.000000] Linux version 6.12.117 (root@vm) #1 SMP
+[    1.000000] KTAP version 1
+[    1.000001] 1..1
+[    1.000002]     KTAP version 1
+[    1.000003]     # Subtest: ksym_parser
+[    1.000004]     1..1
+[    1.000005]     ok 1 ksym_parse_ok
+[    1.000006] ok 1 ksym_parser
+KSYM-INIT: 6.12.117, init started at 3.01 s of uptime, mode=test
+KSYM-CPUS online=0-1 nproc=2
+KSYM-TEST-BEGIN
+KSYM-FTRACE-RESULTS-BEGIN
+1..2
+ok 1 ksym tracer - one
+ok 2 ksym tracer - two
+# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0
+KSYM-FTRACE-RESULTS-END
+LOG
+}
+end() { echo "KSYM-TEST-END rc=0"; }
+# The clean log, the lines given, the end marker.
+with() {
+	clean
+	(($# == 0)) || printf '%s\n' "$@"
+	end
+}
+
+leak() {
+	clean
+	echo "KSYM-KMEMLEAK-BEGIN"
+	cat << 'LOG'
+unreferenced object 0xffff888004d2b000 (size 64):
+  comm "sh", pid 120, jiffies 4294893100
+  hex dump (first 32 bytes):
+    00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00  ................
+  backtrace (crc 5f2a9c1e):
+    kmemleak_alloc+0x4a/0x80
+    __kmalloc_noprof+0x1e3/0x400
+    ksym_parse_entry+0x52/0x600
+LOG
+	echo "KSYM-KMEMLEAK-END"
+	end
+}
+
+# check NAME WANT_FAILED KMEMLEAK < log: the summary's failed count is
+# WANT_FAILED (or, for "+", at least 1).
+check() {
+	local name=$1 want=$2 kml=$3 got
+	n=$((n + 1))
+	cat > "$tmp/log"
+	awk -v status=ok -v elapsed=1 -v smp=2 -v timeout=60 -v ignore= -v kmemleak="$kml" \
+		-f "$AWK" "$tmp/log" > "$tmp/out"
+	read -r _ _ got _ < <(tail -n 1 "$tmp/out")
+	if [[ $want == + && $got -ge 1 ]] || [[ $want == "$got" ]]; then
+		printf 'ok %d %s (failed=%s)\n' "$n" "$name" "$got"
+	else
+		printf 'not ok %d %s: failed=%s, wanted %s\n' "$n" "$name" "$got" "$want"
+		sed 's/^/    /' "$tmp/out"
+		fails=$((fails + 1))
+	fi
+}
+
+check "clean run" 0 0 < <(with)
+check "clean run, empty kmemleak report" 0 1 < <(with KSYM-KMEMLEAK-BEGIN KSYM-KMEMLEAK-END)
+check "kmemleak expected but missing" + 1 < <(with)
+check "kmemleak: unreferenced object" + 1 < <(leak)
+check "kmemleak: kernel line" + 0 < <(with \
+	"[   99.100000] kmemleak: 1 new suspected memory leaks (see /sys/kernel/debug/kmemleak)")
+check "KASAN report" + 0 < <(with \
+	"[   12.000000] ==================================================================" \
+	"[   12.000001] BUG: KASAN: slab-use-after-free in ksym_hit_handler+0x1a/0x200" \
+	"[   12.000002] Read of size 8 at addr ffff888004d2b000 by task sh/120")
+check "UBSAN report" + 0 < <(with \
+	"[   13.000000] UBSAN: array-index-out-of-bounds in kernel/trace/trace_ksym.c:300:9")
+check "KFENCE report" + 0 < <(with \
+	"[   14.000000] BUG: KFENCE: out-of-bounds read in ksym_parse_entry+0x10/0x600")
+check "ODEBUG report" + 0 < <(with \
+	"[   15.000000] ODEBUG: free active (active state 0) object: 00000000a1b2c3d4 object type: work_struct hint: ksym_arm_workfn+0x0/0x40")
+check "lockdep report" + 0 < <(with \
+	"[   16.000000] WARNING: possible circular locking dependency detected")
+check "sleeping in atomic context" + 0 < <(with \
+	"[   17.000000] BUG: sleeping function called from invalid context at kernel/locking/mutex.c:585")
+check "list corruption" + 0 < <(with \
+	"[   18.000000] list_add corruption. prev->next should be next (ffffffff82a0c0c0), but was 0000000000000000.")
+# Interleaved with userspace output, a kernel line still counts.
+check "report in the middle of a line" + 0 < <(with \
+	"ok 3 ksym tracer - three[   19.000000] BUG: KASAN: use-after-free in x+0x1/0x2")
+# And the checker tells a harmless kmemleak line from a report.
+check "kmemleak start-up line" 0 0 < <(with \
+	"[   20.000000] kmemleak: Kernel memory leak detector initialized (mem pool available: 39000)")
+
+echo "test-parse-console: $n cases, $fails failed"
+((fails == 0))
