@@ -10,7 +10,7 @@
  * exactly its documented effect, a refused one must change nothing.
  *
  *   ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z]
- *             [-f FILTER] [-v] [-T]
+ *             [-f FILTER] [-P FILE] [-v] [-T]
  *
  *   -s SEED   PRNG seed (default 1). Writer i uses its own stream derived
  *             from SEED; -m single is reproducible byte for byte.
@@ -34,6 +34,8 @@
  *   -Z        generate no NUL bytes (for kernels that still truncate at a
  *             NUL, issue 8 item 6). See rule_nul().
  *   -f FILE   the filter file (default /sys/kernel/tracing/ksym_trace_filter).
+ *   -P FILE   append a progress line to FILE every 5000 writes of a writer
+ *             (e.g. /dev/console, so that a long run is not taken for a hang).
  *   -v        print every write.
  *   -T        run the model's self-test (no kernel needed) and exit.
  *
@@ -144,6 +146,7 @@ static struct {
 	bool no_nul;
 	bool verbose;
 	const char *filter;
+	const char *progress;
 } opt = {
 	.seed = 1,
 	.writes = 10000,
@@ -775,8 +778,8 @@ static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
 	}
 	if (s->initmem) {
 		/* Issue 8 item 2: freed init memory must be refused. */
-		p->errs |= EB_EINVAL | EB_EFAULT | EB_ENOENT | EB_EPERM;
-		why(o, "%s is init memory", s->name);
+		p->errs |= EB_EFAULT;
+		why(o, "%s is freed init memory", s->name);
 	}
 	if (!p->errs)
 		p->op = OP_SET;
@@ -1740,6 +1743,15 @@ static int writer(int id)
 			step++;
 			done++;
 			sh->writes[id]++;
+			if (opt.progress && done % 5000 == 0) {
+				FILE *pf = fopen(opt.progress, "a");
+
+				if (pf) {
+					fprintf(pf, "ksym-fuzz: seed %" PRIu64 " writer %d: %ld of %ld writes\n",
+						opt.seed, id, done, quota);
+					fclose(pf);
+				}
+			}
 			if (r < 0) {
 				sh->refused[id]++;
 				count_err(id, err);
@@ -2036,7 +2048,7 @@ static int self_test(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z] [-f FILTER] [-v] [-T]\n");
+	fprintf(stderr, "usage: ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z] [-f FILTER] [-P FILE] [-v] [-T]\n");
 }
 
 int main(int argc, char **argv)
@@ -2047,7 +2059,7 @@ int main(int argc, char **argv)
 	char got[4096];
 	char *end;
 
-	while ((c = getopt(argc, argv, "s:n:m:HLZf:vT")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:m:HLZf:P:vT")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, &end, 0);
@@ -2073,6 +2085,7 @@ int main(int argc, char **argv)
 		case 'L': opt.legacy_blank = true; break;
 		case 'Z': opt.no_nul = true; break;
 		case 'f': opt.filter = optarg; break;
+		case 'P': opt.progress = optarg; break;
 		case 'v': opt.verbose = true; break;
 		case 'T': return self_test();
 		default:
