@@ -187,8 +187,10 @@ static bool ksym_armed;
  * Consumers: ksym tracepoints in use, and those of them that want branch
  * snippets. The tracepoint core tells us under event_mutex (and
  * tracepoints_mutex), where perf_event_enable() must not be called: perf
- * takes a context's mutex and then event_mutex (PERF_EVENT_IOC_SET_FILTER).
- * So ksym_arm_work applies the counts; ksym_sync_arming() waits for it.
+ * takes a context's mutex and then event_mutex (a forking task inheriting a
+ * tracepoint event), and lockdep does not tell that task context from the
+ * CPU context of our breakpoints. So ksym_arm_work applies the counts;
+ * ksym_sync_arming() waits for it.
  */
 static atomic_t ksym_consumers = ATOMIC_INIT(0);
 static atomic_t ksym_branch_users = ATOMIC_INIT(0);
@@ -632,17 +634,22 @@ static int ksym_lbr_start(void)
 	ksym_lbr_events = alloc_percpu(struct perf_event *);
 	if (!ksym_lbr_events)
 		return -ENOMEM;
-	cpus_read_lock();
+	/*
+	 * Not under cpus_read_lock: the first branch-sampling event enables
+	 * perf's sched_events static key, which takes it again. A CPU going
+	 * away meanwhile fails with -ENODEV and is skipped.
+	 */
 	for_each_online_cpu(cpu) {
 		event = perf_event_create_kernel_counter(&attr, cpu, NULL,
 							 NULL, NULL);
+		if (PTR_ERR_OR_ZERO(event) == -ENODEV)
+			continue;
 		if (IS_ERR(event)) {
 			ret = PTR_ERR(event);
 			break;
 		}
 		*per_cpu_ptr(ksym_lbr_events, cpu) = event;
 	}
-	cpus_read_unlock();
 	if (ret)
 		ksym_lbr_stop();
 	return ret;
@@ -934,45 +941,48 @@ static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
 }
 
 /*
- * Is @addr in RAM (its range is naturally aligned, so in one page)? Then
- * reading it has no side effect. The direct map and the kernel image are
- * checked through their pfn, vmalloc and module space through the page
- * mapped there; ioremap space and anything else (fixmaps) is not read.
+ * The page frame mapped at @addr, if any: through the direct map and the
+ * kernel image, or through the page tables of vmalloc and module space.
+ * No vm_struct is looked at: a concurrent vfree() may free it.
  */
-static bool ksym_is_ram(unsigned long addr)
+static bool ksym_pfn_of(unsigned long addr, unsigned long *pfn)
 {
-	struct vm_struct *area;
 	struct page *page;
 
-	if (virt_addr_valid((void *)addr))
-		return page_is_ram(page_to_pfn(virt_to_page((void *)addr))) == 1;
+	if (virt_addr_valid((void *)addr)) {
+		*pfn = page_to_pfn(virt_to_page((void *)addr));
+		return true;
+	}
 	if (!is_vmalloc_or_module_addr((void *)addr))
 		return false;
-	/* ioremap space: registers, never read. */
-	area = find_vm_area((void *)addr);
-	if (!area || (area->flags & VM_IOREMAP))
-		return false;
 	page = vmalloc_to_page((void *)addr);
-	return page && page_is_ram(page_to_pfn(page)) == 1;
+	if (!page)
+		return false;
+	*pfn = page_to_pfn(page);
+	return true;
 }
 
 /*
  * Last checks of a watch's memory, with ksym_mutex held so that a module
  * cannot finish going away under them (its notifier waits for the mutex):
- * refuse init memory that is freed, a module that is going, and addresses
- * with nothing mapped; find out whether the value may be read on a hit.
+ * refuse what kprobes refuse under lockdown, init memory (freed, or soon
+ * to be), a module that is going, and addresses with nothing mapped; find
+ * out whether the value may be read on a hit (RAM only).
  */
 static int ksym_check_memory(struct ksym_entry *e)
 {
 	struct ksym_spec *spec = &e->spec;
-	unsigned long addr = spec->addr;
+	unsigned long addr = spec->addr, pfn;
 	struct module *mod;
 	u64 dummy;
 	int err = -1;
 
+	/* Before memory is touched: it would tell what is mapped. */
+	if (security_locked_down(LOCKDOWN_KPROBES))
+		return ksym_entry_fail(e, KSYM_ERR_LOCKDOWN, 0, -EPERM);
+
 	/* The kernel's init sections are freed after boot. */
-	if (system_state >= SYSTEM_FREEING_INITMEM &&
-	    init_section_intersects((void *)addr, spec->len))
+	if (init_section_intersects((void *)addr, spec->len))
 		return ksym_entry_fail(e, KSYM_ERR_INIT_FREED, 0, -EFAULT);
 
 	/* A module's init sections are freed once it is live. */
@@ -983,23 +993,28 @@ static int ksym_check_memory(struct ksym_entry *e)
 	else if (mod && within_module_init(addr, mod) &&
 		 mod->state != MODULE_STATE_COMING)
 		err = KSYM_ERR_INIT_FREED;
+#ifdef MODULES_VADDR
+	/*
+	 * Module space that no module owns: a module not yet formed, init
+	 * memory being freed, BPF programs. Nothing would drop the watch
+	 * when it goes.
+	 */
+	else if (!mod && addr >= MODULES_VADDR && addr < MODULES_END)
+		err = KSYM_ERR_NO_MEMORY_AT;
+#endif
 	preempt_enable();
+	if (err == KSYM_ERR_MODULE_GOING)
+		return ksym_entry_fail(e, err, 0, -ENOENT);
 	if (err >= 0)
-		return ksym_entry_fail(e, err, 0,
-				       err == KSYM_ERR_MODULE_GOING ? -ENOENT :
-								      -EFAULT);
+		return ksym_entry_fail(e, err, 0, -EFAULT);
 
 	if (spec->access == KSYM_ACCESS_X)
 		return 0;
-	spec->has_value = ksym_is_ram(addr);
-	if (spec->has_value) {
-		if (!ksym_read_value(addr, spec->len, &dummy))
-			return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0,
-					       -EFAULT);
-		return 0;
-	}
-	/* Device memory is watched, never read: it must be mapped. */
-	if (!is_vmalloc_addr((void *)addr) || !find_vm_area((void *)addr))
+	if (!ksym_pfn_of(addr, &pfn))
+		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
+	/* Device memory (ioremap space) is watched, never read. */
+	spec->has_value = page_is_ram(pfn) == 1;
+	if (spec->has_value && !ksym_read_value(addr, spec->len, &dummy))
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
 	return 0;
 }
@@ -1437,7 +1452,9 @@ static void ksym_txn_commit(struct ksym_txn *txn, struct list_head *gone)
 		struct perf_event *bp;
 		int cpu;
 
-		w->watch->spec = w->spec;
+		/* Armed breakpoints of kept watches read their spec: leave it. */
+		if (!w->keep)
+			w->watch->spec = w->spec;
 		if (!w->watch->list.next) {
 			list_add_tail(&w->watch->list, &ksym_watches);
 			ksym_nr_watches++;
@@ -1528,11 +1545,6 @@ static int ksym_apply_locked(struct ksym_entry *entries, int nr)
 
 	for (i = 0; i < nr; i++) {
 		ret = ksym_parse_entry(&entries[i]);
-		/* What kprobes refuse under lockdown, watches refuse too. */
-		if (!ret && entries[i].op == KSYM_OP_SET &&
-		    security_locked_down(LOCKDOWN_KPROBES))
-			ret = ksym_entry_fail(&entries[i], KSYM_ERR_LOCKDOWN, 0,
-					      -EPERM);
 		if (ret) {
 			ksym_log_err(&entries[i]);
 			return ret;
@@ -1648,8 +1660,10 @@ static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
 		ksym_log("", KSYM_ERR_TOO_LONG, 0);
 		return -E2BIG;
 	}
-	if (copy_from_user(fb->data + fb->len, ubuf, cnt))
+	if (copy_from_user(fb->data + fb->len, ubuf, cnt)) {
+		fb->wrote = true;
 		return -EFAULT;
+	}
 	/*
 	 * A NUL would end the entry early and silently: refuse the write,
 	 * and the unterminated entry it belongs to.
@@ -1663,6 +1677,9 @@ static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
 		fb->wrote = true;
 		return -EINVAL;
 	}
+	/* Anything but blanks, a comment too, is not a truncating clear. */
+	for (end = fb->len; end < fb->len + cnt && !fb->wrote; end++)
+		fb->wrote = !isspace(fb->data[end]);
 	fb->len += cnt;
 	fb->data[fb->len] = '\0';
 
@@ -1856,7 +1873,7 @@ struct ksym_stat_row {
 	unsigned long		caller;		/* function start, 0: other */
 	unsigned long		caller_hits;
 	unsigned int		nr_callers;
-	char			missing[24];	/* CPUs, or "-" */
+	char			missing[40];	/* CPUs, or "-" */
 };
 
 static struct ksym_stat_row *ksym_row_new(struct ksym_watch *watch, int idx)
@@ -1978,9 +1995,12 @@ static struct ksym_stat_row *ksym_snapshot(bool per_caller)
 				break;
 			row->hits = total;
 			row->nr_callers = nr;
-			if (ksym_watch_missing(watch, missing))
-				snprintf(row->missing, sizeof(row->missing),
-					 "%*pbl", cpumask_pr_args(missing));
+			if (ksym_watch_missing(watch, missing) &&
+			    snprintf(row->missing, sizeof(row->missing),
+				     "%*pbl", cpumask_pr_args(missing)) >=
+			    sizeof(row->missing))
+				strcpy(row->missing + sizeof(row->missing) - 4,
+				       "...");
 			nr = 1;
 			rows[0] = row;
 		}

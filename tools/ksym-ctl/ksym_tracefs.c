@@ -309,6 +309,7 @@ static void restore_filter(struct ksym_session *s)
 			strcat(text, ":---");
 		}
 	}
+	debug_msg("restore: %d watch(es) of ours, writing '%s'\n", s->targets.n, text);
 	if (*text && ksym_filter_write(text)) {
 		/* Someone else changed a watch meanwhile: one at a time. */
 		char *save = NULL, *e;
@@ -355,6 +356,7 @@ void ksym_session_restore(struct ksym_session *s)
 	for (i = 0; i < s->nr_opts; i++)
 		free(s->opt_name[i]);
 	s->nr_opts = 0;
+	debug_msg("restore: filter %s\n", s->filter_changed ? "changed" : "unchanged");
 	if (s->filter_changed)
 		restore_filter(s);
 	s->filter_changed = false;
