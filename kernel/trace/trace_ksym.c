@@ -1999,8 +1999,8 @@ static struct ksym_stat_row *ksym_snapshot(bool per_caller)
 			    snprintf(row->missing, sizeof(row->missing),
 				     "%*pbl", cpumask_pr_args(missing)) >=
 			    sizeof(row->missing))
-				strcpy(row->missing + sizeof(row->missing) - 4,
-				       "...");
+				strscpy(row->missing + sizeof(row->missing) - 4,
+					"...", 4);
 			nr = 1;
 			rows[0] = row;
 		}
