@@ -280,6 +280,20 @@ struct ksline {
 	char owner[64];
 };
 
+/* Every name in /proc/kallsyms, sorted: names the model does not know. */
+static char **ksnames;
+static size_t nksnames;
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool kallsyms_has(const char *name)
+{
+	return nksnames && bsearch(&name, ksnames, nksnames, sizeof(*ksnames), cmp_name);
+}
+
 static int cmp_ksline(const void *a, const void *b)
 {
 	const struct ksline *x = a, *y = b;
@@ -328,6 +342,17 @@ static int load_kallsyms(const char *path)
 		all[nall].addr = addr;
 		snprintf(all[nall].owner, sizeof(all[nall].owner), "%s", owner);
 		nall++;
+		if (nksnames % 65536 == 0) {
+			char **p = realloc(ksnames, (nksnames + 65536) * sizeof(*ksnames));
+
+			if (!p)
+				goto out;
+			ksnames = p;
+		}
+		ksnames[nksnames] = strdup(name);
+		if (!ksnames[nksnames])
+			goto out;
+		nksnames++;
 		for (i = 0; i < NR_SYMS; i++) {
 			const char *m = syms[i].mod ? syms[i].mod : "";
 
@@ -338,6 +363,7 @@ static int load_kallsyms(const char *path)
 		}
 	}
 	qsort(all, nall, sizeof(*all), cmp_ksline);
+	qsort(ksnames, nksnames, sizeof(*ksnames), cmp_name);
 	for (i = 0; i < NR_SYMS; i++) {
 		const char *m = syms[i].mod ? syms[i].mod : "";
 
@@ -556,6 +582,13 @@ static bool parse_cpulist(const char *s, uint64_t *mask)
 	}
 }
 
+static const char *name_of(const char *tgt)
+{
+	const char *c = strchr(tgt, ':');
+
+	return c ? c + 1 : tgt;
+}
+
 /* Symbol names: [A-Za-z0-9_.$]+, with at most one "module:" prefix. */
 static bool valid_symbol(const char *s)
 {
@@ -703,6 +736,12 @@ static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
 			if (s && mc && (!s->mod || strncmp(tgt, s->mod, mc - tgt) ||
 					s->mod[mc - tgt]))
 				s = NULL;
+		}
+		if (!s && kallsyms_has(name_of(tgt))) {
+			/* A real symbol outside the table: refused, but how is its business. */
+			p->errs |= EB_ENOENT | EB_EINVAL | EB_EFAULT | EB_EOPNOTSUPP;
+			why(o, "'%s' is a symbol the model does not know", tgt);
+			return;
 		}
 		if (!s) {
 			p->errs |= EB_ENOENT;
@@ -1771,6 +1810,13 @@ static int writer(int id)
 			take_lock(lockfd, false);
 			off += n;
 			pieces--;
+			/*
+			 * A refused piece took the pending data with it: the rest
+			 * of a token cut there would be a fragment, which can spell
+			 * a real symbol the model does not know ("x", "var").
+			 */
+			if (r < 0 && off < g.n && !is_sep(buf[off - 1]))
+				break;
 		} while (off < g.n && pieces > 0);
 
 		/* Sometimes close (applying what is pending) and reopen. */
