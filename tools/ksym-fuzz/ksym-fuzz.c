@@ -881,12 +881,26 @@ static void rule_comments(char *text, size_t n)
 /*
  * A file opened with O_TRUNC ("echo > ksym_trace_filter") and closed with
  * nothing but blanks written clears every watch, as truncating
- * set_ftrace_filter does. "Written" means: some write had an entry
- * (applied or refused) or some write(2) was refused.
+ * set_ftrace_filter does. A byte that is not blank (a comment's too) or a
+ * refused write(2) counts as written: rule_wrote().
  */
 static bool rule_trunc_clears(bool trunc, bool wrote)
 {
 	return trunc && !wrote;
+}
+
+static bool is_sep(char c);
+
+static bool rule_wrote(const char *buf, size_t n, bool refused)
+{
+	size_t i;
+
+	if (refused)
+		return true;
+	for (i = 0; i < n; i++)
+		if (!is_sep(buf[i]))
+			return true;
+	return false;
 }
 
 /* ==== end of the rules under revision ==== */
@@ -1804,7 +1818,7 @@ static int writer(int id)
 					goto cleanup;
 				}
 				plen = pending_after(pend, plen, buf + off, n, succeeded);
-				if (!succeeded || o.entries)
+				if (n && rule_wrote(buf + off, n, !succeeded))
 					wrote = true;
 			}
 			take_lock(lockfd, false);
@@ -2087,8 +2101,12 @@ static int self_test(void)
 		model_close(&m, "", 0, false, false, &o);
 		if (!o.ok || o.after.nr != 1)
 			fails++, printf("self-test: close without O_TRUNC cleared\n");
+		/* A comment is not blanks; a refused write counts as written. */
+		if (!rule_wrote("  # c", 5, false) || rule_wrote(" \n\t", 3, false) ||
+		    !rule_wrote("", 0, true))
+			fails++, printf("self-test: rule_wrote\n");
 	}
-	printf("ksym-fuzz: self-test: %zu cases, %d failed\n", N(cases) + 7, fails);
+	printf("ksym-fuzz: self-test: %zu cases, %d failed\n", N(cases) + 8, fails);
 	return fails ? 1 : 0;
 }
 
