@@ -83,7 +83,10 @@ shot() {
 		sleep 2
 		kill -0 "$kpid" 2> /dev/null || { say "FAIL: kernelshark exited"; cat "$work/ks-$name.log"; exit 1; }
 		import -window root "$png" 2> /dev/null || continue
-		if python3 "$HERE/check-shot.py" --quiet "$png" && [[ $name == plugin ]]; then
+		# Wait for the task graphs too: under load they are drawn after
+		# the CPU graphs, and a shot taken between fails the check below.
+		if [[ $name == plugin ]] &&
+			python3 "$HERE/check-shot.py" --quiet --expect-graphs 2 "$png"; then
 			tooltip
 			break
 		fi
