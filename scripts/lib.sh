@@ -1,0 +1,54 @@
+# lib.sh - helpers shared by the harness scripts; source it, do not run it:
+#
+#   . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+#
+# Sets ROOT (the project), BUILD (build/), TARBALL, TREE (the kernel tree) and
+# KSYM_PROG (the name messages start with: the script's name without .sh), and
+# exports CCACHE_BASEDIR. Provides say, warn, die, elapsed, ksym_cc (KSYM_CC:
+# "ccache gcc" where ccache exists), kmake (make in $TREE with O=$OBJ, CC and
+# output into $LOG) and fail (a failed step: the errors and the tail of $LOG).
+# Env: KSYM_TARBALL, KSYM_TREE (the defaults of TARBALL and TREE), KSYM_CC.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=$ROOT/build
+TARBALL=${KSYM_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+TREE=${KSYM_TREE:-$BUILD/linux-source-6.12}
+KSYM_PROG=${KSYM_PROG:-$(basename "$0" .sh)}
+
+# Let ccache hit across clones in different directories (CI uses fresh clones).
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
+
+say() { printf '%s: %s\n' "$KSYM_PROG" "$*"; }
+warn() { printf '%s: WARNING: %s\n' "$KSYM_PROG" "$*" >&2; }
+die() { printf '%s: ERROR: %s\n' "$KSYM_PROG" "$*" >&2; exit 1; }
+
+# elapsed SECONDS: "1 m 05 s" / "42 s".
+elapsed() {
+	local s=$1
+	if ((s >= 60)); then printf '%d m %02d s' $((s / 60)) $((s % 60)); else printf '%d s' "$s"; fi
+}
+
+# The compiler for kernel builds: $KSYM_CC, else ccache gcc, else gcc.
+ksym_cc() {
+	if [[ -n ${KSYM_CC:-} ]]; then
+		printf '%s\n' "$KSYM_CC"
+	elif command -v ccache > /dev/null; then
+		printf 'ccache gcc\n'
+	else
+		printf 'gcc\n'
+	fi
+}
+
+# kmake ARGS...: make in $TREE with O=$OBJ and CC=$KSYM_CC, appending to $LOG.
+kmake() {
+	make -C "$TREE" O="$OBJ" CC="$KSYM_CC" "$@" >> "$LOG" 2>&1
+}
+
+# fail WHAT: say what failed, the error lines and the tail of $LOG; exit 1.
+fail() {
+	say "FAILED: $1 (log: ${LOG#"$ROOT"/}); last lines:"
+	grep -E 'error:|Error [0-9]|ERROR:' "$LOG" | head -n 20 || true
+	echo "-----"
+	tail -n 40 "$LOG"
+	exit 1
+}
