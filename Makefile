@@ -9,6 +9,12 @@
 #   make bench      cost of a watched access per configuration (build/bench.txt)
 #   make build      deps + tree + kernel + initramfs, no test run
 #   make deps | tree | kernel | initramfs | lint | clean | distclean
+#   make patches    the project as a git format-patch series against plain 6.12
+#                   (build/patches/; cut by patches/series.conf)
+#   make patches-check  that series: git am to a pristine tree, build after every
+#                   patch, checkpatch --strict on each (build/series/)
+#   make kernel KSRC=/path/to/linux   the series on your own 6.12 git tree (git am
+#                   in a worktree of it, build/ksrc/), built with the same config
 #
 # Knobs (environment): KSYM_NO_PATCHES=1, KSYM_JOBS, KSYM_TESTS, KSYM_FT_VERBOSE,
 # KSYM_VM_TIMEOUT, KSYM_VM_IDLE_TIMEOUT, KSYM_APPEND, KSYM_QEMU_EXTRA, ...
@@ -16,7 +22,8 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all check check-debug vm bench build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir
+.PHONY: all check check-debug vm bench build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
+	patches patches-check
 
 BUILD := build
 
@@ -26,10 +33,20 @@ deps:
 	bash scripts/install-deps.sh
 
 tree:
+ifdef KSRC
+	$(error KSRC= is for make kernel and make patches only; the other targets use the Debian tree)
+endif
 	bash scripts/prepare-tree.sh
 
+# With KSRC=/path/to/linux: the series of make patches on that 6.12 git tree
+# (scripts/ksrc-kernel.sh), built into build/ksrc/obj.
 kernel:
+ifdef KSRC
+	bash scripts/make-patches.sh
+	bash scripts/ksrc-kernel.sh "$(KSRC)"
+else
 	bash scripts/build-kernel.sh
+endif
 
 initramfs:
 	bash scripts/make-initramfs.sh
@@ -38,6 +55,7 @@ initramfs:
 # on any failure. The summary ends with "ksym: N passed, M failed, K skipped".
 check: build
 	bash scripts/test-kconfig.sh
+	bash scripts/test-parse-console.sh
 	$(MAKE) -s -C tools/ksym-plugin test
 	$(MAKE) -s -C tools/kshark-ksym test
 	$(MAKE) -s -C tools/ksym-ctl test
@@ -61,9 +79,7 @@ DBG_ENV = KSYM_OBJ=$(CURDIR)/$(BUILD)/obj-debug \
 	KSYM_LOG=$(CURDIR)/$(BUILD)/dbg-console.log \
 	KSYM_SUMMARY=$(CURDIR)/$(BUILD)/dbg-test-summary.txt
 
-check-debug:
-	bash scripts/install-deps.sh
-	bash scripts/prepare-tree.sh
+check-debug: deps tree
 	bash scripts/test-parse-console.sh
 	$(DBG_ENV) bash scripts/build-kernel.sh
 	$(DBG_ENV) bash scripts/make-initramfs.sh
@@ -94,12 +110,19 @@ bench: build
 	KSYM_QEMU_EXTRA="$${KSYM_QEMU_EXTRA:--icount shift=0,sleep=off}" \
 		bash scripts/run-vm.sh bench
 
-# Everything the VM boots, from a fresh clone: packages, tree, kernel, initramfs.
-build:
-	bash scripts/install-deps.sh
-	bash scripts/prepare-tree.sh
-	bash scripts/build-kernel.sh
-	bash scripts/make-initramfs.sh
+# Everything the VM boots, from a fresh clone: packages, tree, kernel, initramfs
+# (.NOTPARALLEL: in this order).
+build: deps tree kernel initramfs
+
+# The series for upstream: build/patches/*.patch (scripts/make-patches.sh), and
+# its check (scripts/patches-check.sh): bisectable build, checkpatch --strict.
+# KSYM_PATCHES_REV=HEAD takes the project's files from that commit instead of
+# the working tree.
+patches: deps
+	bash scripts/make-patches.sh
+
+patches-check: patches
+	bash scripts/patches-check.sh
 
 lint:
 	shellcheck scripts/*.sh bench/*.sh .ci/run
@@ -109,7 +132,8 @@ clean:
 	rm -rf $(BUILD)/obj $(BUILD)/modroot $(BUILD)/initramfs-root $(BUILD)/initramfs.cpio.gz \
 		$(BUILD)/console.log $(BUILD)/kernel-build.log $(BUILD)/test-summary.txt \
 		$(BUILD)/config-missing.txt \
-		$(BUILD)/obj-debug $(BUILD)/dbg-*
+		$(BUILD)/obj-debug $(BUILD)/dbg-* \
+		$(BUILD)/patches $(BUILD)/series/obj $(BUILD)/ksrc/obj $(BUILD)/ksrc/modroot
 
 distclean:
 	rm -rf $(BUILD)
