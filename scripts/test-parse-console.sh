@@ -3,7 +3,11 @@
 # hand-made console logs: a clean run passes; each kind of kernel report the
 # debug kernel can print (KASAN, UBSAN, KFENCE, ODEBUG, lockdep, sleeping in
 # atomic context, list corruption, kmemleak) fails it, and so does a missing
-# kmemleak report when one is expected. Run by make check-debug.
+# kmemleak report when one is expected; and each failure kind of the judge
+# itself: a failing KUnit case or suite, a failing or unresolved ftracetest
+# case, a timeout, a silent VM, no start or end marker, a bad exit status,
+# fewer results than planned, wrong CPUs, an error from /init, an Oops.
+# Run by make check (before the VM) and make check-debug.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -60,13 +64,15 @@ LOG
 	end
 }
 
-# check NAME WANT_FAILED KMEMLEAK < log: the summary's failed count is
-# WANT_FAILED (or, for "+", at least 1).
+# check NAME WANT_FAILED KMEMLEAK [AWK-ARGS...] < log: the summary's failed
+# count is WANT_FAILED (or, for "+", at least 1); AWK-ARGS (-v status=timeout,
+# ...) override the defaults.
 check() {
 	local name=$1 want=$2 kml=$3 got
+	shift 3
 	n=$((n + 1))
 	cat > "$tmp/log"
-	awk -v status=ok -v elapsed=1 -v smp=2 -v timeout=60 -v ignore= -v kmemleak="$kml" \
+	awk -v status=ok -v elapsed=1 -v smp=2 -v timeout=60 -v ignore= -v kmemleak="$kml" "$@" \
 		-f "$AWK" "$tmp/log" > "$tmp/out"
 	read -r _ _ got _ < <(tail -n 1 "$tmp/out")
 	if [[ $want == + && $got -ge 1 ]] || [[ $want == "$got" ]]; then
@@ -106,6 +112,30 @@ check "report in the middle of a line" + 0 < <(with \
 # And the checker tells a harmless kmemleak line from a report.
 check "kmemleak start-up line" 0 0 < <(with \
 	"[   20.000000] kmemleak: Kernel memory leak detector initialized (mem pool available: 39000)")
+
+# The judge's own failure kinds. The clean log with one line changed:
+# sub_log SED-SCRIPT.
+sub_log() { with | sed "$1"; }
+check "KUnit case fails" 1 0 < <(sub_log 's/^\(\[ *1\.000005\]\)     ok 1 ksym_parse_ok/\1     not ok 1 ksym_parse_ok/')
+check "KUnit suite not ok without a failed case" 1 0 < <(sub_log 's/^\(\[ *1\.000006\]\) ok 1 ksym_parser/\1 not ok 1 ksym_parser/')
+check "KUnit: fewer suites than planned" 1 0 < <(sub_log '/1\.000006/d')
+check "ftracetest case fails" 1 0 < <(sub_log 's/^ok 2 ksym tracer - two/not ok 2 ksym tracer - two/')
+check "ftracetest case unresolved" 1 0 < <(sub_log 's/^ok 2 ksym tracer - two/not ok 2 ksym tracer - two # UNRESOLVED/')
+check "ftracetest: fewer cases than planned" 1 0 < <(sub_log '/^ok 2 ksym tracer - two/d')
+check "ftracetest XFAIL and SKIP do not fail" 0 0 < <(sub_log 's/^ok 1 ksym tracer - one/ok 1 ksym tracer - one # XFAIL/; s/^ok 2 ksym tracer - two/ok 2 ksym tracer - two # SKIP/')
+check "ftracetest exit status without a failed case" 1 0 < <(sub_log 's/^KSYM-TEST-END rc=0/KSYM-TEST-END rc=1/')
+check "no KSYM-TEST-END: the tests did not finish" 1 0 < <(sub_log '/^KSYM-TEST-END/d')
+check "no KSYM-TEST-BEGIN: boot failure" + 0 < <(sub_log '/^KSYM-/d')
+check "wrong CPUs online" 1 0 < <(sub_log 's/^KSYM-CPUS online=0-1 nproc=2/KSYM-CPUS online=0 nproc=1/')
+check "error reported by /init" 1 0 < <(with "KSYM-TEST-ERROR: no such test or directory: /ftrace/test.d/nope")
+check "VM timeout" 1 0 -v status=timeout < <(with)
+check "VM silent too long" 1 0 -v status=idle < <(with)
+check "Oops" + 0 < <(with \
+	"[   21.000000] Oops: general protection fault, probably for non-canonical address 0xdead000000000100: 0000 [#1] SMP" \
+	"[   21.000001] Call Trace:")
+check "WARNING" 1 0 < <(with "[   22.000000] WARNING: CPU: 1 PID: 120 at kernel/trace/trace_ksym.c:300 ksym_arm+0x10/0x20")
+check "kernel line exempt by -v ignore" 0 0 -v 'ignore=WARNING: CPU: 1 PID: 120' < <(with \
+	"[   22.000000] WARNING: CPU: 1 PID: 120 at kernel/trace/trace_ksym.c:300 ksym_arm+0x10/0x20")
 
 echo "test-parse-console: $n cases, $fails failed"
 ((fails == 0))
