@@ -15,9 +15,9 @@
 # KSYM_BUILD_LOG (default build/kernel-build.log), KSYM_CONFIG_MISSING
 # (default build/config-missing.txt), KSYM_MODROOT (default build/modroot).
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TREE=${KSYM_TREE:-$ROOT/build/linux-source-6.12}
 OBJ=${KSYM_OBJ:-$ROOT/build/obj}
 FRAGMENT=$ROOT/config/ksym.config
 EXTRA=${KSYM_EXTRA_CONFIG:-}
@@ -25,15 +25,7 @@ LOG=${KSYM_BUILD_LOG:-$ROOT/build/kernel-build.log}
 MISSING=${KSYM_CONFIG_MISSING:-$ROOT/build/config-missing.txt}
 MODROOT=${KSYM_MODROOT:-$ROOT/build/modroot}
 JOBS=${KSYM_JOBS:-3}
-if [[ -z ${KSYM_CC:-} ]]; then
-	if command -v ccache > /dev/null; then KSYM_CC="ccache gcc"; else KSYM_CC=gcc; fi
-fi
-
-# Let ccache hit across clones in different directories (CI uses fresh clones).
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
-
-say() { printf 'build-kernel: %s\n' "$*"; }
-die() { printf 'build-kernel: ERROR: %s\n' "$*" >&2; exit 1; }
+KSYM_CC=$(ksym_cc)
 
 [[ -f $TREE/Makefile ]] || die "no kernel tree at $TREE (run make tree)"
 [[ -z $EXTRA || -f $EXTRA ]] || die "KSYM_EXTRA_CONFIG=$EXTRA: no such file"
@@ -41,17 +33,6 @@ fragments=("$FRAGMENT")
 [[ -z $EXTRA ]] || fragments+=("$EXTRA")
 mkdir -p "$OBJ" "$(dirname "$LOG")" "$(dirname "$MISSING")"
 : > "$LOG"
-
-kmake() {
-	make -C "$TREE" O="$OBJ" CC="$KSYM_CC" "$@" >> "$LOG" 2>&1
-}
-fail() {
-	say "FAILED: $1 (log: ${LOG#"$ROOT"/}); last lines:"
-	grep -E 'error:|Error [0-9]|ERROR:' "$LOG" | head -n 20 || true
-	echo "-----"
-	tail -n 40 "$LOG"
-	exit 1
-}
 
 start=$SECONDS
 

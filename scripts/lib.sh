@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # lib.sh - helpers shared by the harness scripts; source it, do not run it:
 #
 #   . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -9,8 +10,10 @@
 # output into $LOG) and fail (a failed step: the errors and the tail of $LOG).
 # Env: KSYM_TARBALL, KSYM_TREE (the defaults of TARBALL and TREE), KSYM_CC.
 
+# shellcheck disable=SC2034 # used by the scripts that source this file
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$ROOT/build
+# shellcheck disable=SC2034
 TARBALL=${KSYM_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 TREE=${KSYM_TREE:-$BUILD/linux-source-6.12}
 KSYM_PROG=${KSYM_PROG:-$(basename "$0" .sh)}

@@ -12,16 +12,13 @@
 # differently filled archives can be built side by side; KSYM_MODROOT (the
 # modules_install root to copy /lib/modules from, default build/modroot).
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TREE=${KSYM_TREE:-$ROOT/build/linux-source-6.12}
 STAGE=${KSYM_STAGE:-$ROOT/build/initramfs-root}
 OUT=${KSYM_INITRD:-$ROOT/build/initramfs.cpio.gz}
 BUSYBOX=${KSYM_BUSYBOX:-/bin/busybox}
 MODROOT=${KSYM_MODROOT:-$ROOT/build/modroot}
-
-say() { printf 'make-initramfs: %s\n' "$*"; }
-die() { printf 'make-initramfs: ERROR: %s\n' "$*" >&2; exit 1; }
 
 [[ -x $BUSYBOX ]] || die "$BUSYBOX missing (make deps installs busybox-static)"
 file -L "$BUSYBOX" 2> /dev/null | grep -q 'statically linked' \

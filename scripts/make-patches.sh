@@ -26,7 +26,7 @@ start=$SECONDS
 
 # ensure_pristine: build/pristine with the tarball as its one commit, tag base.
 ensure_pristine() {
-	if git --git-dir="$PRISTINE" rev-parse -q --verify base^{commit} > /dev/null 2>&1; then
+	if git --git-dir="$PRISTINE" rev-parse -q --verify 'base^{commit}' > /dev/null 2>&1; then
 		return
 	fi
 	[[ -f $TARBALL ]] || die "$TARBALL missing (make deps installs linux-source-6.12)"

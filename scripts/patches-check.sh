@@ -37,7 +37,7 @@ NO_BUILD=${KSYM_SERIES_NO_BUILD:-0}
 start=$SECONDS
 mapfile -t series < <(find "$PATCHES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | LC_ALL=C sort)
 ((${#series[@]} > 0)) || die "no patches in ${PATCHES#"$ROOT"/} (make patches)"
-git --git-dir="$PRISTINE" rev-parse -q --verify base^{commit} > /dev/null 2>&1 \
+git --git-dir="$PRISTINE" rev-parse -q --verify 'base^{commit}' > /dev/null 2>&1 \
 	|| die "no ${PRISTINE#"$ROOT"/} with a base commit (make patches makes it)"
 [[ -f $ALLOW ]] || die "${ALLOW#"$ROOT"/} missing"
 

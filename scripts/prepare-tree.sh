@@ -14,15 +14,11 @@
 #     all of them.
 #  4. Prints the exact kernel version.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TARBALL=${KSYM_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-TREE=${KSYM_TREE:-$ROOT/build/linux-source-6.12}
 STATE=$TREE/.ksym
 OVERLAY_DIRS=(kernel include Documentation)
-
-say() { printf 'prepare-tree: %s\n' "$*"; }
-die() { printf 'prepare-tree: ERROR: %s\n' "$*" >&2; exit 1; }
 
 # --- 1. unpack ------------------------------------------------------------------
 if [[ ! -f $TREE/Makefile ]]; then

@@ -33,8 +33,9 @@
 # it is appended to the initramfs as /ftrace/test.d/user and run instead of
 # test.d/ksym, unless KSYM_TESTS says otherwise: make selftest TESTDIR=DIR).
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MODE=${1:-test}
 KERNEL=${KSYM_KERNEL:-$ROOT/build/obj/arch/x86/boot/bzImage}
 INITRD=${KSYM_INITRD:-$ROOT/build/initramfs.cpio.gz}
@@ -44,8 +45,6 @@ SMP=${KSYM_SMP:-2}
 MEM=${KSYM_MEM:-1024}
 TIMEOUT=${KSYM_VM_TIMEOUT:-1200}
 IDLE=${KSYM_VM_IDLE_TIMEOUT:-600}
-
-die() { printf 'run-vm: ERROR: %s\n' "$*" >&2; exit 1; }
 
 [[ -f $KERNEL ]] || die "$KERNEL missing (make kernel)"
 [[ -f $INITRD ]] || die "$INITRD missing (make initramfs)"

@@ -6,9 +6,8 @@
 # while it is on x86_64 with the same options.
 # Runs Kconfig only (no compiler for the target needed) in a scratch O= dir.
 set -euo pipefail
-
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TREE=${KSYM_TREE:-$ROOT/build/linux-source-6.12}
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
 
