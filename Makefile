@@ -6,7 +6,8 @@
 #                   DEBUG_OBJECTS, kmemleak) in build/obj-debug, long fuzz and storm
 #   make selftest TESTDIR=/abs/dir   run that directory's .tc files in the same VM
 #   make vm         the same VM with an interactive shell on the serial console
-#   make bench      cost of a watched access per configuration (build/bench.txt)
+#   make bench      cost of a watched access per configuration, next to perf's,
+#                   and its growth (build/bench.txt, build/bench.svg)
 #   make build      deps + tree + kernel + initramfs, no test run
 #   make deps | tree | kernel | initramfs | lint | clean | distclean
 #   make patches    the project as a git format-patch series against plain 6.12
@@ -104,11 +105,15 @@ selftest-testdir:
 	@case "$(TESTDIR)" in /*) ;; *) echo "make selftest: give TESTDIR=/absolute/dir of .tc files" >&2; exit 2 ;; esac
 	@test -d "$(TESTDIR)" || { echo "make selftest: $(TESTDIR): no such directory" >&2; exit 2; }
 
-# Cost per watched access in each configuration, in guest ns; with -icount
-# shift=0 a guest ns is one instruction, so the numbers repeat exactly.
+# Cost per watched access in each configuration, next to perf's breakpoint in
+# the same boot, and its growth with watches and CPUs (boots with 2, 1 and 4
+# CPUs), in guest ns; with -icount shift=0 a guest ns is one instruction, so
+# the numbers repeat exactly. Tables: build/bench.txt; chart: build/bench.svg
+# (gnuplot-nox, optional: without it the chart is skipped). bench/run-bench.sh.
 bench: build
+	bash scripts/install-deps.sh --bench || echo "make bench: gnuplot-nox not installed, no chart"
 	KSYM_QEMU_EXTRA="$${KSYM_QEMU_EXTRA:--icount shift=0,sleep=off}" \
-		bash scripts/run-vm.sh bench
+		bash bench/run-bench.sh
 
 # Everything the VM boots, from a fresh clone: packages, tree, kernel, initramfs
 # (.NOTPARALLEL: in this order).

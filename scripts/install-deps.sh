@@ -4,6 +4,8 @@
 # Checks with dpkg-query first and returns at once when everything is installed;
 # otherwise runs apt-get update and apt-get install -y --no-install-recommends of
 # the missing ones (as root, or through sudo).
+# --bench: only make bench's optional package (gnuplot-nox, for build/bench.svg);
+# make bench goes on without it (no chart), and the other targets never need it.
 set -euo pipefail
 
 packages=(
@@ -21,6 +23,9 @@ packages=(
 	# tools/kshark-ksym: KernelShark plugin, its headless and Xvfb tests
 	kernelshark libkshark-dev libjson-c-dev g++ xvfb imagemagick xdotool
 )
+if [[ ${1:-} == --bench ]]; then
+	packages=(gnuplot-nox)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -29,6 +29,8 @@
 # KSYM_KMEMLEAK=1 (test mode: /init scans for leaks after the tests and prints the
 # kmemleak report, whose every leak fails the run; needs CONFIG_DEBUG_KMEMLEAK),
 # KSYM_CONFIG_MISSING (the build's list of config settings that did not take).
+# KSYM_BENCH_OUT (bench mode: where the guest's measurement lines go, default
+# build/bench.txt; bench/run-bench.sh boots several times and reports them).
 # KSYM_SELFTEST_DIR (test mode: a directory of .tc files, outside the project too;
 # it is appended to the initramfs as /ftrace/test.d/user and run instead of
 # test.d/ksym, unless KSYM_TESTS says otherwise: make selftest TESTDIR=DIR).
@@ -45,6 +47,7 @@ SMP=${KSYM_SMP:-2}
 MEM=${KSYM_MEM:-1024}
 TIMEOUT=${KSYM_VM_TIMEOUT:-1200}
 IDLE=${KSYM_VM_IDLE_TIMEOUT:-600}
+BENCH_OUT=${KSYM_BENCH_OUT:-$ROOT/build/bench.txt}
 
 [[ -f $KERNEL ]] || die "$KERNEL missing (make kernel)"
 [[ -f $INITRD ]] || die "$INITRD missing (make initramfs)"
@@ -164,9 +167,9 @@ echo "run-vm: QEMU ended after ${elapsed} s (exit status $qrc, $status);" \
 
 if [[ $MODE == bench ]]; then
 	sed -n '/KSYM-BENCH-BEGIN/,/KSYM-BENCH-END/p' "$LOG" | tr -d '\r' |
-		grep -v -e 'KSYM-BENCH-' -e '^\[ *[0-9]*\.[0-9]*\]' > "$ROOT/build/bench.txt" || true
+		grep -v -e 'KSYM-BENCH-' -e '^\[ *[0-9]*\.[0-9]*\]' > "$BENCH_OUT" || true
 	echo "run-vm: benchmark ($status):"
-	cat "$ROOT/build/bench.txt"
+	cat "$BENCH_OUT"
 	[[ $status == ok && -n $end_seen ]] && ! grep -q 'KSYM-BENCH-ERROR' "$LOG"
 	exit
 fi
