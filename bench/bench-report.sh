@@ -35,14 +35,13 @@ function growth(v1, v2, v4, unit,    lo, hi, slope, pred) {
 /^ksym-bench: / { print "# " substr($0, 13); next }
 $1 == "ROW" { ns[$2] = $3; label[$2] = $4; note[$2] = $5; order[++nrows] = $2; next }
 $1 == "GROW" { grow[$2, $3, $4] = $5; if ($2 == "cpus") hascpu[$3] = 1; else haswatch[$3] = 1; next }
-$1 == "PROF" { if (!(($3) in prof_seen)) { prof_seen[$3] = 1; prof_fn[++nprof] = $3 } prof[$2, $3] = $4; next }
 $1 == "FILTER" { filt[$3, $4] = $5; hasfilt[$3] = 1; next }
 END {
 	peer["count"] = "perf_stat"; target["count"] = 1.1
 	peer["ring"] = "perf_record"; target["ring"] = 0.7
 	peer["stack"] = "perf_record_g"; target["stack"] = 1.0
 	peer["stacktrace"] = "perf_record_g"; target["stacktrace"] = 1.0
-	peer["regs"] = "perf_record"; peer["hist"] = "perf_record"
+	peer["regs"] = "perf_record"; peer["hist"] = "perf_record"; peer["evoff"] = "perf_stat"
 	pname["perf_stat"] = "perf stat"; pname["perf_record"] = "perf record"
 	pname["perf_record_g"] = "perf record -g"
 	base = ns["none"]
@@ -102,21 +101,14 @@ END {
 				growth(filt[1, "remove"], filt[2, "remove"], filt[4, "remove"], "CPU")
 		}
 	}
-	if (nprof) {
-		print ""
-		print "Where a counted hit goes: ns per call of each function on the hit path (function_graph"
-		print "at depth 1, one function at a time, 200 hits; the graph tracer'"'"'s return path included)"
-		printf "  %-44s %12s %12s\n", "function", "ksym count", "perf stat"
-		for (i = 1; i <= nprof; i++)
-			printf "  %-44s %12s %12s\n", prof_fn[i], prof["ksym", prof_fn[i]], prof["perf_stat", prof_fn[i]]
-	}
 	# The chart data, for the caller: group, ksym, perf.
 	if (chart != "" && num(ns["count"])) {
-		printf "\"counting\\n(perf stat)\" %s %s\n", ns["count"], ns["perf_stat"] > chart
-		printf "\"ring buffer\\n(perf record)\" %s %s\n", ns["ring"], ns["perf_record"] > chart
-		printf "\"ksym-stack\\n(perf record -g)\" %s %s\n", ns["stack"], ns["perf_record_g"] > chart
-		printf "\"options/stacktrace\\n(perf record -g)\" %s %s\n", ns["stacktrace"], ns["perf_record_g"] > chart
-		printf "\"hist trigger\\n(perf record)\" %s %s\n", ns["hist"], ns["perf_record"] > chart
+		split("count perf_stat counting|ring perf_record ring buffer|stack perf_record_g ksym-stack|stacktrace perf_record_g options/stacktrace|hist perf_record hist trigger", groups, "|")
+		for (g = 1; g <= 5; g++) {
+			split(groups[g], w, " ")
+			name = groups[g]; sub(/^[^ ]+ [^ ]+ /, "", name)
+			printf "\"%s: %s\\n(%s)\" %s %s\n", name, ratio(ns[w[1]], ns[w[2]]), pname[w[2]], ns[w[1]], ns[w[2]] > chart
+		}
 		close(chart)
 	}
 }' chart="${KSYM_BENCH_SVG:+${KSYM_BENCH_SVG%.svg}.dat}"
@@ -133,7 +125,7 @@ if ! command -v gnuplot > /dev/null; then
 	exit 0
 fi
 gnuplot <<EOF
-set terminal svg size 1000,560 dynamic enhanced font 'sans,12' background '#ffffff'
+set terminal svg size 1100,580 dynamic enhanced font 'sans,12' background '#ffffff'
 set output '$KSYM_BENCH_SVG'
 set title 'Instructions per watched write of ksym\\_hitgen\\_var (QEMU -icount shift=0, same boot)'
 set ylabel 'instructions per access'

@@ -46,38 +46,6 @@ measure() { # N
 		END { sub(":", "", s); sub(":", "", e); printf "%.1f\n", (e - s) * 1e9 / n }' $B/trace
 }
 
-# Where a counted hit goes (part "profile", not in make bench's default
-# parts): the function_graph tracer, one function at a time at depth 1,
-# times the hit path's functions over 200 hits. Each duration includes the
-# graph tracer's own return path, so read them as upper bounds and compare
-# them with each other. Prints PROF|who|function|ns per call|calls.
-profile_fns="hw_breakpoint_handler perf_bp_event __perf_event_overflow ksym_hit_handler ksym_read_value ksym_count_hit ksym_tracer_hit ksym_tracer_want copy_from_kernel_nofault"
-profile() { # who
-	cd $T
-	for f in $profile_fns; do
-		if ! awk -v f="$f" '$1 == f { found = 1 } END { exit !found }' available_filter_functions; then
-			echo "PROF|$1|$f|-|0"
-			continue
-		fi
-		echo "$f" > set_graph_function
-		echo 1 > max_graph_depth
-		echo function_graph > current_tracer
-		echo > trace
-		echo 200 > $H/write_a
-		echo nop > current_tracer
-		awk -v who="$1" -v f="$f" 'index($0, f "();") {
-				for (i = 1; i < NF; i++) if ($(i + 1) == "us") { d += $i; n++; break }
-			}
-			END { printf "PROF|%s|%s|%s|%d\n", who, f, n ? sprintf("%.0f", d * 1000 / n) : "-", n }' trace
-	done
-	echo > set_graph_function
-	echo 0 > max_graph_depth
-}
-
-if [ "${1:-}" = --profile ]; then
-	profile "$2"
-	exit
-fi
 if [ "${1:-}" = --measure ]; then
 	measure "$2"
 	exit
@@ -190,6 +158,13 @@ if has_part main; then
 	row optoff "ksym, branches off again"
 	echo nop > current_tracer
 	row traceroff "tracer off again (disarmed)"
+	mkdir $T/instances/ksym_bench_ev
+	echo 0 > $T/instances/ksym_bench_ev/tracing_on
+	echo 1 > $T/instances/ksym_bench_ev/events/ksym/ksym_hit/enable
+	sync_arm
+	row evoff "ksym_hit event on, tracing_on=0 (no tracer)"
+	echo 0 > $T/instances/ksym_bench_ev/events/ksym/ksym_hit/enable
+	rmdir $T/instances/ksym_bench_ev
 	echo 'hist:keys=ip.sym' > events/ksym/ksym_hit/trigger
 	echo 1 > events/ksym/ksym_hit/enable
 	sync_arm
@@ -272,19 +247,6 @@ if has_part cpus; then
 	echo 0 > ksym_trace_filter
 	echo 1 > tracing_on
 	echo > trace
-fi
-if has_part profile; then
-	echo 'ksym_hitgen_var/8:-w-' > ksym_trace_filter
-	mkdir $T/instances/ksym_prof
-	echo ksym > $T/instances/ksym_prof/current_tracer
-	echo 0 > $T/instances/ksym_prof/tracing_on
-	sync_arm
-	profile ksym
-	echo nop > $T/instances/ksym_prof/current_tracer
-	rmdir $T/instances/ksym_prof
-	echo 0 > ksym_trace_filter
-	perf stat -a -e "mem:$ADDR/8:w" -o /tmp/bench-perf.stat -- "$SELF" --profile perf_stat
-	rm -f /tmp/bench-perf.stat
 fi
 rmdir $B
 echo "KSYM-BENCH-END"
