@@ -35,7 +35,7 @@ version=$(make -s -C "$KSRC" kernelversion 2> /dev/null) || die "KSRC=$KSRC: mak
 git -C "$KSRC" rev-parse --is-inside-work-tree > /dev/null 2>&1 \
 	|| die "KSRC=$KSRC is not a git work tree: the series is applied with git am (for a tarball tree: git init && git add -A && git commit -m base)"
 top=$(git -C "$KSRC" rev-parse --show-toplevel)
-[[ $top == "$KSRC" ]] || die "KSRC=$KSRC is inside the git tree $top, not its top"
+[[ $top == "$KSRC" ]] || die "KSRC=$KSRC is not a git work tree of its own (it lies inside $top): the series is applied with git am (for a tarball tree: git init && git add -A && git commit -m base)"
 dirty=$(git -C "$KSRC" status --porcelain --untracked-files=no | head -n 5)
 [[ -z $dirty ]] || die "KSRC=$KSRC has uncommitted changes; commit or stash them first:
 $dirty"

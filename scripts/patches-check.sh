@@ -121,10 +121,15 @@ for i in "${!series[@]}"; do
 	fi
 	build="not built"
 	if [[ $NO_BUILD != 1 ]]; then
-		kmake tinyconfig || fail "[$num] make tinyconfig"
-		"$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$fragment" >> "$LOG" 2>&1 \
-			|| fail "[$num] merge_config.sh"
-		kmake olddefconfig || fail "[$num] make olddefconfig"
+		# Configure again when the patch changes a Kconfig file (and for the
+		# first patch: the obj dir holds the previous run's .config).
+		if ((i == 0)) || [[ ! -f $OBJ/.config ]] \
+			|| git -C "$TREE" diff --name-only HEAD~1 HEAD | grep -q '/Kconfig[^/]*$\|^Kconfig'; then
+			kmake tinyconfig || fail "[$num] make tinyconfig"
+			"$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$fragment" >> "$LOG" 2>&1 \
+				|| fail "[$num] merge_config.sh"
+			kmake olddefconfig || fail "[$num] make olddefconfig"
+		fi
 		targets=(bzImage)
 		if grep -q '^CONFIG_MODULES=y' "$OBJ/.config"; then targets+=(modules); fi
 		if ! kmake -j"$JOBS" "${targets[@]}"; then
