@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the ksym tracer's ksym_trace_filter parser. Included at
- * the end of trace_ksym.c, so they can call its static functions.
+ * KUnit tests for the ksym tracer's ksym_trace_filter parser: entries into
+ * specs, the default length, error codes and carets, and the canonical form
+ * reading back as the same watch. The functions under test are exported to
+ * KUnit only (EXPORT_SYMBOL_IF_KUNIT).
  */
 #include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/jiffies.h>
+#include <linux/sched/task.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+
+#include "trace_ksym.h"
 
 /* Parse @text into a fresh entry; returns the entry, owned by the test. */
 static struct ksym_entry *ksym_test_parse(struct kunit *test, const char *text,
@@ -35,35 +44,53 @@ static void ksym_test_explicit_len(struct kunit *test)
 }
 
 /*
- * Without /LEN, the length is the symbol's extent when a debug register
- * takes it, else the user must give one. The expectations are literal,
- * not another kallsyms lookup; the selftests check real symbols of known
- * layout (ksym_hitgen_var: 8 bytes, ksym_hitgen_buf: 16, refused).
+ * Without /LEN: the symbol's extent when a debug register takes it, else
+ * the first naturally aligned word it starts with; nothing for an extent
+ * of 0 (SYMBOL+OFFSET, 0xADDRESS). The expectations are literal, not
+ * another kallsyms lookup.
  */
 static void ksym_test_default_len(struct kunit *test)
 {
-	static const struct { unsigned long size; unsigned int len; } c[] = {
-		{ 0, 0 }, { 1, 1 }, { 2, 2 }, { 3, 0 }, { 4, 4 }, { 6, 0 },
-		{ 8, 8 }, { 16, 0 }, { 64, 0 }, { 4096, 0 },
+	static const struct {
+		unsigned long addr, size;
+		unsigned int len;
+	} c[] = {
+		{ 0x1000, 0, 0 }, { 0x1001, 1, 1 }, { 0x1002, 2, 2 },
+		{ 0x1004, 4, 4 }, { 0x1000, 8, 8 }, { 0x1000, 3, 2 },
+		{ 0x1001, 3, 1 }, { 0x1002, 6, 2 }, { 0x1004, 16, 4 },
+		{ 0x1000, 16, 8 }, { 0x1000, 64, 8 }, { 0x1008, 4096, 8 },
+		{ 0x1003, 4096, 1 },
 	};
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(c); i++)
-		KUNIT_EXPECT_EQ_MSG(test, ksym_default_len(c[i].size), c[i].len,
-				    "extent %lu", c[i].size);
+		KUNIT_EXPECT_EQ_MSG(test, ksym_default_len(c[i].addr, c[i].size),
+				    c[i].len, "addr %#lx extent %lu", c[i].addr,
+				    c[i].size);
 }
 
-/* A symbol whose extent is no debug-register length needs /LEN. */
+/* The seed's own line: a struct, watched over its first word. */
+static void ksym_test_struct_default(struct kunit *test)
+{
+	struct ksym_entry *e;
+	int ret;
+
+	e = ksym_test_parse(test, "init_task:rw-", &ret);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, e->spec.addr, (unsigned long)&init_task);
+	KUNIT_EXPECT_EQ(test, e->spec.len, (unsigned int)sizeof(long));
+}
+
+/* SYMBOL+OFFSET has no extent: /LEN is needed. */
 static void ksym_test_need_len(struct kunit *test)
 {
 	struct ksym_entry *e;
 	int ret;
 
-	/* init_task is kilobytes long, whatever follows it. */
-	e = ksym_test_parse(test, "init_task:rw-", &ret);
+	e = ksym_test_parse(test, "init_task+8:rw-", &ret);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	KUNIT_EXPECT_EQ(test, e->err, KSYM_ERR_NEED_LEN);
-	KUNIT_EXPECT_EQ(test, e->err_pos, 9);
+	KUNIT_EXPECT_EQ(test, e->err_pos, 11);
 }
 
 static void ksym_test_len_offset_cpus(struct kunit *test)
@@ -149,7 +176,7 @@ static const struct ksym_bad_case {
 	{ "jiffies_64:rw-@x",		-EINVAL, KSYM_ERR_BAD_CPULIST,	15 },
 	{ "jiffies_64:rw-@4095",	-EINVAL, KSYM_ERR_BAD_CPULIST,	15 },
 	{ "jiffies_64:---@0",		-EINVAL, KSYM_ERR_BAD_CPULIST,	14 },
-	{ "init_task:rw-",		-EINVAL, KSYM_ERR_NEED_LEN,	9 },
+	{ "init_task+16:rw-",		-EINVAL, KSYM_ERR_NEED_LEN,	12 },
 	{ "schedule/4:--x",		-EINVAL, KSYM_ERR_EXEC_LEN,	9 },
 #ifdef CONFIG_X86
 	{ "jiffies_64:r--",		-EOPNOTSUPP, KSYM_ERR_NO_READ_ONLY, 11 },
@@ -201,6 +228,7 @@ static void ksym_test_round_trip(struct kunit *test)
 static struct kunit_case ksym_parser_cases[] = {
 	KUNIT_CASE(ksym_test_explicit_len),
 	KUNIT_CASE(ksym_test_default_len),
+	KUNIT_CASE(ksym_test_struct_default),
 	KUNIT_CASE(ksym_test_need_len),
 	KUNIT_CASE(ksym_test_len_offset_cpus),
 	KUNIT_CASE(ksym_test_address),
@@ -216,4 +244,129 @@ static struct kunit_suite ksym_parser_suite = {
 	.test_cases = ksym_parser_cases,
 };
 
-kunit_test_suite(ksym_parser_suite);
+/*
+ * Transactions on real breakpoints, in the style of hw_breakpoint_test.c:
+ * fill CPU 0's debug registers with watches on words of our own, replace
+ * one in a single write, see a write that cannot fit fail and change
+ * nothing, and leave no breakpoint behind.
+ */
+#define KSYM_TEST_WORDS	8
+static unsigned long ksym_test_words[KSYM_TEST_WORDS];
+
+static int ksym_test_write(const char *fmt, ...)
+{
+	char buf[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	return ksym_write_entries(buf);
+}
+
+/* Is word @i watched (on CPU 0 only), as the watch set says? */
+static bool ksym_test_watched(int i)
+{
+	struct ksym_watch *watch;
+	bool found = false;
+
+	mutex_lock(&ksym_mutex);
+	list_for_each_entry(watch, &ksym_watches, list)
+		if (watch->spec.addr == (unsigned long)&ksym_test_words[i])
+			found = true;
+	mutex_unlock(&ksym_mutex);
+	return found;
+}
+
+static int ksym_test_nr_watches(void)
+{
+	struct ksym_watch *watch;
+	int nr = 0;
+
+	mutex_lock(&ksym_mutex);
+	list_for_each_entry(watch, &ksym_watches, list)
+		nr++;
+	mutex_unlock(&ksym_mutex);
+	return nr;
+}
+
+/* Every debug register of CPU 0 is free: four breakpoints fit there. */
+static void ksym_test_slots_free(struct kunit *test)
+{
+	struct perf_event *bp[HBP_NUM];
+	struct perf_event_attr attr;
+	int i, n = 0;
+
+	for (i = 0; i < HBP_NUM; i++) {
+		hw_breakpoint_init(&attr);
+		attr.bp_addr = (unsigned long)&ksym_test_words[i];
+		attr.bp_len = HW_BREAKPOINT_LEN_8;
+		attr.bp_type = HW_BREAKPOINT_W;
+		attr.disabled = 1;
+		bp[i] = perf_event_create_kernel_counter(&attr, 0, NULL, NULL,
+							 NULL);
+		if (!IS_ERR(bp[i]))
+			n++;
+	}
+	for (i = 0; i < HBP_NUM; i++)
+		if (!IS_ERR(bp[i]))
+			unregister_hw_breakpoint(bp[i]);
+	KUNIT_EXPECT_EQ_MSG(test, n, HBP_NUM, "a debug register of CPU 0 is taken");
+}
+
+static void ksym_test_txn_full(struct kunit *test)
+{
+	unsigned long *w = ksym_test_words;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, ksym_test_write("0"), 1);
+	for (i = 0; i < HBP_NUM; i++)
+		KUNIT_ASSERT_EQ(test, ksym_test_write("0x%lx/8:rw-@0", (unsigned long)&w[i]), 1);
+	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), HBP_NUM);
+
+	/* A fifth does not fit, and the write changes nothing. */
+	KUNIT_EXPECT_EQ(test, ksym_test_write("0x%lx/8:rw-@0", (unsigned long)&w[HBP_NUM]),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), HBP_NUM);
+	KUNIT_EXPECT_FALSE(test, ksym_test_watched(HBP_NUM));
+
+	/* One out, one in, in one write: the slot goes to the new one. */
+	KUNIT_EXPECT_EQ(test, ksym_test_write("0x%lx:--- 0x%lx/8:-w-@0",
+					      (unsigned long)&w[0], (unsigned long)&w[HBP_NUM]), 2);
+	KUNIT_EXPECT_FALSE(test, ksym_test_watched(0));
+	KUNIT_EXPECT_TRUE(test, ksym_test_watched(HBP_NUM));
+
+	/* A failing write with a good first entry: all or nothing. */
+	KUNIT_EXPECT_EQ(test, ksym_test_write("0x%lx:--- 0x%lx/8:rw-@0 0x%lx/8:rw-@0",
+					      (unsigned long)&w[1], (unsigned long)&w[5],
+					      (unsigned long)&w[6]), -ENOSPC);
+	KUNIT_EXPECT_TRUE(test, ksym_test_watched(1));
+	KUNIT_EXPECT_FALSE(test, ksym_test_watched(5));
+	KUNIT_EXPECT_FALSE(test, ksym_test_watched(6));
+	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), HBP_NUM);
+}
+
+/* Nothing is left behind: no watch, and CPU 0's registers all free. */
+static void ksym_txn_exit(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ksym_test_write("0"), 1);
+	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), 0);
+	ksym_test_slots_free(test);
+}
+
+static struct kunit_case ksym_txn_cases[] = {
+	KUNIT_CASE(ksym_test_txn_full),
+	{}
+};
+
+static struct kunit_suite ksym_txn_suite = {
+	.name = "ksym_txn",
+	.exit = ksym_txn_exit,
+	.test_cases = ksym_txn_cases,
+};
+
+kunit_test_suites(&ksym_parser_suite, &ksym_txn_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the ksym tracer's filter parser");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -46,6 +46,37 @@ struct ksym_hit_rec {
 	u8		has_value;
 };
 
+/*
+ * The fields of ksym_hit and ksym_regs from what the hit path has: one
+ * definition for the events' TP_fast_assign and for the ksym tracer, which
+ * writes entries of the same layouts into its instances.
+ */
+#define KSYM_HIT_ASSIGN(e, rec)						\
+	do {								\
+		(e)->addr	= (rec)->addr;				\
+		(e)->ip		= (rec)->ip;				\
+		(e)->sp		= (rec)->sp;				\
+		(e)->bp		= (rec)->bp;				\
+		(e)->flags	= (rec)->flags;				\
+		(e)->value	= (rec)->value;				\
+		(e)->len	= (rec)->len;				\
+		(e)->access	= (rec)->access;			\
+		(e)->has_value	= (rec)->has_value;			\
+	} while (0)
+
+#define KSYM_REGS_ASSIGN(e, regs)					\
+	do {								\
+		(e)->ip = (regs)->ip;	(e)->flags = (regs)->flags;	\
+		(e)->ax = (regs)->ax;	(e)->bx = (regs)->bx;		\
+		(e)->cx = (regs)->cx;	(e)->dx = (regs)->dx;		\
+		(e)->si = (regs)->si;	(e)->di = (regs)->di;		\
+		(e)->bp = (regs)->bp;	(e)->sp = (regs)->sp;		\
+		(e)->r8 = (regs)->r8;	(e)->r9 = (regs)->r9;		\
+		(e)->r10 = (regs)->r10;	(e)->r11 = (regs)->r11;		\
+		(e)->r12 = (regs)->r12;	(e)->r13 = (regs)->r13;		\
+		(e)->r14 = (regs)->r14;	(e)->r15 = (regs)->r15;		\
+	} while (0)
+
 /* Where a branch snippet comes from (ksym_branches.source). */
 enum ksym_branch_src {
 	KSYM_BRANCH_NONE	= 0,
@@ -81,15 +112,7 @@ TRACE_EVENT_FN(ksym_hit,
 	),
 
 	TP_fast_assign(
-		__entry->addr	= rec->addr;
-		__entry->ip	= rec->ip;
-		__entry->sp	= rec->sp;
-		__entry->bp	= rec->bp;
-		__entry->flags	= rec->flags;
-		__entry->value	= rec->value;
-		__entry->len	= rec->len;
-		__entry->access	= rec->access;
-		__entry->has_value = rec->has_value;
+		KSYM_HIT_ASSIGN(__entry, rec);
 	),
 
 	TP_printk("%pS %s ip=%pS value=%s0x%llx sp=%lx bp=%lx flags=%lx",
@@ -144,24 +167,7 @@ TRACE_EVENT_FN(ksym_regs,
 	),
 
 	TP_fast_assign(
-		__entry->ip	= regs->ip;
-		__entry->flags	= regs->flags;
-		__entry->ax	= regs->ax;
-		__entry->bx	= regs->bx;
-		__entry->cx	= regs->cx;
-		__entry->dx	= regs->dx;
-		__entry->si	= regs->si;
-		__entry->di	= regs->di;
-		__entry->bp	= regs->bp;
-		__entry->sp	= regs->sp;
-		__entry->r8	= regs->r8;
-		__entry->r9	= regs->r9;
-		__entry->r10	= regs->r10;
-		__entry->r11	= regs->r11;
-		__entry->r12	= regs->r12;
-		__entry->r13	= regs->r13;
-		__entry->r14	= regs->r14;
-		__entry->r15	= regs->r15;
+		KSYM_REGS_ASSIGN(__entry, regs);
 	),
 
 	TP_printk("ip=%pS flags=%lx ax=%lx bx=%lx cx=%lx dx=%lx si=%lx di=%lx bp=%lx sp=%lx r8=%lx r9=%lx r10=%lx r11=%lx r12=%lx r13=%lx r14=%lx r15=%lx",

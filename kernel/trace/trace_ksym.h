@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace_ksym.h - the ksym tracer's data model and lock rules, shared by its
+ * files:
+ *
+ *	trace_ksym.c		hit path, ksym events, the tracer, tracefs files
+ *	trace_ksym_parse.c	ksym_trace_filter grammar and error texts
+ *	trace_ksym_watch.c	watch set: transactions, arming, hotplug, modules
+ *	trace_ksym_stat.c	trace_stat/ksym_tracer and ksym_callers
+ *	trace_ksym_branch.c	branch snippets (CONFIG_KSYM_TRACER_BRANCHES)
+ *
+ * Data model: a write to ksym_trace_filter is parsed into entries (struct
+ * ksym_entry, each with a struct ksym_spec), folded into the desired watch
+ * set and applied to the breakpoints all or nothing. A watch (struct
+ * ksym_watch) owns one perf breakpoint per CPU it watches and per-CPU hit
+ * counters.
+ *
+ * Locks, in this order: cpus_read_lock, ksym_mutex (the watch set, the
+ * settings), then perf's own. ksym_branch_mutex (branch sources) is taken
+ * before cpus_read_lock. The hit path (#DB, NMI-like) takes no lock: it
+ * reads the watch its breakpoint points to, which is freed only after its
+ * breakpoints are released and an RCU grace period has passed. Nothing
+ * here is called with event_mutex or trace_types_lock held and waits for
+ * ksym_arm_work, which takes perf context mutexes.
+ */
+#ifndef _TRACE_KSYM_H_PRIV
+#define _TRACE_KSYM_H_PRIV
+
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <linux/cpumask.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <kunit/visibility.h>
+
+/*
+ * Limits. An entry is one TARGET[/LEN]:ACCESS[@CPULIST] token; a write may
+ * hold several, and a token may be split over several write() calls.
+ */
+#define KSYM_ENTRY_MAX		1024	/* longest entry, with its NUL */
+#define KSYM_WRITE_MAX		4096	/* most data applied as one write */
+#define KSYM_TARGET_MAX		(MODULE_NAME_LEN + KSYM_NAME_LEN + 24)
+#define KSYM_MAX_WATCHES	32
+#define KSYM_MAX_ENTRIES	(2 * KSYM_MAX_WATCHES)	/* in one write */
+#define KSYM_CALLER_SLOTS	16	/* accessor slots per watch and CPU */
+#define KSYM_STACK_MAX		64	/* deepest callchain */
+#define KSYM_BRANCH_MAX		64	/* longest branch snippet */
+
+/*
+ * Tracer options (extra entries for every hit, off by default), and a bit
+ * that is never an option: the tracer is current somewhere.
+ */
+#define KSYM_OPT_STACK		BIT(0)
+#define KSYM_OPT_REGS		BIT(1)
+#define KSYM_OPT_BRANCHES	BIT(2)
+#define KSYM_TRACER_CURRENT	BIT(31)
+
+#define KSYM_ACCESS_R	HW_BREAKPOINT_R
+#define KSYM_ACCESS_W	HW_BREAKPOINT_W
+#define KSYM_ACCESS_RW	HW_BREAKPOINT_RW
+#define KSYM_ACCESS_X	HW_BREAKPOINT_X
+
+/* The numbers are spelled out in show_ksym_access() for user space. */
+static_assert(HW_BREAKPOINT_R == 1 && HW_BREAKPOINT_W == 2 &&
+	      HW_BREAKPOINT_RW == 3 && HW_BREAKPOINT_X == 4);
+
+/*
+ * x86 debug registers cannot trigger on reads alone: R alone is refused by
+ * the arch code at registration. Refuse it while parsing instead, where the
+ * caret can point at it.
+ */
+#ifdef CONFIG_X86
+#define KSYM_CAN_WATCH_READS	false
+#else
+#define KSYM_CAN_WATCH_READS	true
+#endif
+
+/**
+ * struct ksym_spec - what one watch is, as parsed and as shown when read
+ * @addr:     first byte watched
+ * @len:      bytes watched: 1, 2, 4 or 8
+ * @access:   HW_BREAKPOINT_R/W/X bits
+ * @all_cpus: no @CPULIST was given: watch on every CPU
+ * @has_value: the range is RAM, so the hit path may read the value the
+ *            access left; never for device memory, where a read can have
+ *            side effects, nor for execute watches
+ * @cpus:     CPUs to watch on when !@all_cpus
+ * @target:   canonical spelling of the target, e.g. "jiffies_64",
+ *            "mod:sym+0x8" or "0xffffffff81234560"
+ */
+struct ksym_spec {
+	unsigned long		addr;
+	unsigned int		len;
+	unsigned int		access;
+	bool			all_cpus;
+	bool			has_value;
+	struct cpumask		cpus;
+	char			target[KSYM_TARGET_MAX];
+};
+
+/* Hits of one accessing instruction on one CPU. */
+struct ksym_caller {
+	unsigned long		ip;
+	unsigned long		hits;
+};
+
+/*
+ * Per-CPU profile of a watch. Only the CPU that takes the hit writes it,
+ * from the #DB handler, which cannot nest (DR7 is off while it runs); the
+ * stat files sum it up with READ_ONCE and tolerate a hit in flight.
+ */
+struct ksym_cpu_stats {
+	unsigned long		other;	/* callers that found no free slot */
+	struct ksym_caller	callers[KSYM_CALLER_SLOTS];
+};
+
+/**
+ * struct ksym_watch - one watched address and its breakpoints
+ * @list:  entry in ksym_watches, under ksym_mutex
+ * @spec:  what is watched
+ * @bps:   the breakpoint of each CPU it is registered on, or NULL
+ * @stats: hit counts, per CPU; kept when the access or CPU list changes
+ */
+struct ksym_watch {
+	struct list_head		list;
+	struct ksym_spec		spec;
+	struct perf_event * __percpu	*bps;
+	struct ksym_cpu_stats __percpu	*stats;
+};
+
+/*
+ * Errors of ksym_trace_filter, with their error_log texts: one list makes
+ * both the codes and the texts (trace_ksym_parse.c).
+ */
+#define KSYM_ERRORS							\
+	C(BAD_ENTRY,	"Expected TARGET[/LEN]:ACCESS[@CPULIST]"),	\
+	C(TOO_LONG,	"Entry is too long"),				\
+	C(TOO_MANY_ENTRIES, "Too many entries in one write"),		\
+	C(NUL_BYTE,	"NUL byte in the written data"),		\
+	C(BAD_ACCESS,	"Access must be one of rw-, -w-, r--, --x or ---"), \
+	C(NO_READ_ONLY,	"This CPU cannot watch reads alone: use rw-"),	\
+	C(BAD_SYMBOL,	"Invalid character in symbol name"),		\
+	C(NO_SYMBOL,	"Unknown symbol"),				\
+	C(BAD_OFFSET,	"Invalid offset"),				\
+	C(BAD_ADDR,	"Invalid address"),				\
+	C(USER_ADDR,	"User-space address: only kernel addresses can be watched"), \
+	C(NO_MEMORY_AT,	"No kernel memory at this address"),		\
+	C(INIT_FREED,	"Init memory, freed after initialization"),	\
+	C(BAD_LEN,	"Length must be 1, 2, 4 or 8"),			\
+	C(NEED_LEN,	"No length known for SYMBOL+OFFSET or an address: give /LEN"), \
+	C(MISALIGNED,	"Address is not aligned to the length"),	\
+	C(NOT_TEXT,	"--x needs an instruction address"),		\
+	C(EXEC_LEN,	"--x watches are sizeof(long) bytes: give no /LEN"), \
+	C(BAD_CPULIST,	"Invalid CPU list"),				\
+	C(NO_SUCH_WATCH, "No such watch to remove"),			\
+	C(TOO_MANY,	"Too many watches"),				\
+	C(MODULE_GOING,	"The module of this address is going away"),	\
+	C(LOCKDOWN,	"Kernel is locked down: no new watches"),	\
+	C(NO_SLOT,	"No free hardware breakpoint slot"),		\
+	C(REG_FAILED,	"The breakpoint core refused this watch"),	\
+	C(NO_MEM,	"Out of memory"),				\
+	C(ROLLBACK,	"Failed write not fully undone: a watch lost CPUs, see ksym_trace_filter")
+
+#undef C
+#define C(a, b)		KSYM_ERR_##a
+enum ksym_err { KSYM_ERRORS };
+#undef C
+
+enum ksym_op {
+	KSYM_OP_SET,		/* add the watch or change its access/len/CPUs */
+	KSYM_OP_REMOVE,		/* TARGET:--- */
+	KSYM_OP_CLEAR,		/* 0 or *:--- */
+};
+
+/**
+ * struct ksym_entry - one parsed entry of a write
+ * @op:      what to do
+ * @spec:    the watch, for KSYM_OP_SET and KSYM_OP_REMOVE
+ * @text:    the entry as written, NUL-terminated, for error_log
+ * @err:     KSYM_ERR_* when parsing or applying it failed
+ * @err_pos: offset of the bad token in @text
+ */
+struct ksym_entry {
+	enum ksym_op		op;
+	struct ksym_spec	spec;
+	char			*text;
+	int			err;
+	int			err_pos;
+};
+
+/* Record an entry's error and where it is; returns @ret. */
+static inline int ksym_entry_fail(struct ksym_entry *e, int err, int pos,
+				  int ret)
+{
+	e->err = err;
+	e->err_pos = pos;
+	return ret;
+}
+
+/*
+ * Load the watched range as an integer of its size, so that the value is
+ * right on either endianness. Only for RAM (ksym_spec.has_value); the
+ * nofault copy still covers memory freed under a watch.
+ */
+static inline bool ksym_read_value(unsigned long addr, unsigned int len,
+				   u64 *val)
+{
+	union {
+		u8	b;
+		u16	h;
+		u32	w;
+		u64	q;
+	} v;
+
+	if (copy_from_kernel_nofault(&v, (void *)addr, len))
+		return false;
+	switch (len) {
+	case 1:
+		*val = v.b;
+		break;
+	case 2:
+		*val = v.h;
+		break;
+	case 4:
+		*val = v.w;
+		break;
+	default:
+		*val = v.q;
+		break;
+	}
+	return true;
+}
+
+/* trace_ksym_parse.c */
+int ksym_parse_entry(struct ksym_entry *e);
+int ksym_spec_format(char *buf, size_t size, const struct ksym_spec *spec);
+bool ksym_spec_equal(const struct ksym_spec *a, const struct ksym_spec *b);
+const char *ksym_access_str(unsigned int access);
+void ksym_log(const char *text, int err, int pos);
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned int ksym_default_len(unsigned long addr, unsigned long symsize);
+#endif
+
+/* trace_ksym_watch.c: the watch set, under ksym_mutex */
+extern struct mutex ksym_mutex;
+extern struct list_head ksym_watches;
+extern struct work_struct ksym_arm_work;
+extern atomic_t ksym_consumers;
+extern atomic_t ksym_branch_users;
+int ksym_write_entries(char *buf);
+int ksym_watch_missing(struct ksym_watch *watch, struct cpumask *missing);
+void ksym_sync_arming(void);
+int ksym_event_reg(void);
+void ksym_event_unreg(void);
+int ksym_watch_init(void);
+
+/* trace_ksym.c */
+void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
+		      struct pt_regs *regs);
+
+/* trace_ksym_stat.c */
+int ksym_stat_init(void);
+
+/* trace_ksym_branch.c: the last branches before a hit */
+struct ksym_capture;
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
+extern u64 ksym_branch_entries;
+void ksym_branches_capture(struct ksym_capture *cap);
+void ksym_branches_update(bool on);
+int ksym_branches_reg(void);
+void ksym_branches_unreg(void);
+int ksym_branch_init_tracefs(void);
+#else
+static inline void ksym_branches_capture(struct ksym_capture *cap) { }
+static inline void ksym_branches_update(bool on) { }
+static inline int ksym_branches_reg(void) { return ksym_event_reg(); }
+static inline void ksym_branches_unreg(void) { ksym_event_unreg(); }
+static inline int ksym_branch_init_tracefs(void) { return 0; }
+#endif
+
+/*
+ * What a hit captured beyond ksym_hit, for the events and for the tracer:
+ * taken once even when both want it.
+ */
+struct ksym_capture {
+	const unsigned long	*ips;
+	unsigned int		nr_ips;
+	const unsigned long	*from_to;
+	unsigned int		nr_branches;
+	unsigned int		source;		/* enum ksym_branch_src */
+};
+
+#endif /* _TRACE_KSYM_H_PRIV */

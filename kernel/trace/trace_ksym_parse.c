@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_ksym_parse.c - the ksym_trace_filter grammar: one entry,
+ * TARGET[/LEN]:ACCESS[@CPULIST], into a struct ksym_spec; the error texts;
+ * the canonical form a watch reads back in. It needs kallsyms and the
+ * memory checks, nothing of the watch set.
+ */
+#define pr_fmt(fmt) "ksym: " fmt
+
+#include <linux/ctype.h>
+#include <linux/kallsyms.h>
+#include <linux/mm.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <asm/sections.h>
+#include <kunit/visibility.h>
+
+#include "trace.h"
+#include "trace_ksym.h"
+
+/* ------------------------------------------------------------------------
+ * Parser: one entry, TARGET[/LEN]:ACCESS[@CPULIST], into a ksym_spec.
+ */
+
+/*
+ * For error_log: tracing_log_err() keeps a pointer to these. Not "* const":
+ * its prototype takes "const char **", as for trace_probe_err_text.
+ */
+#undef C
+#define C(a, b)		b
+static const char *ksym_err_text[] = { KSYM_ERRORS };
+#undef C
+
+/* The historical ACCESS spellings; "---" (0) removes. */
+static const struct {
+	const char	*text;
+	unsigned int	access;
+} ksym_access_forms[] = {
+	{ "rw-", KSYM_ACCESS_RW },
+	{ "-w-", KSYM_ACCESS_W },
+	{ "r--", KSYM_ACCESS_R },
+	{ "--x", KSYM_ACCESS_X },
+	{ "---", 0 },
+};
+
+static int ksym_parse_access(const char *s, unsigned int *access)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ksym_access_forms); i++) {
+		if (!strcmp(s, ksym_access_forms[i].text)) {
+			*access = ksym_access_forms[i].access;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * ksym_access_str - the ACCESS spelling of HW_BREAKPOINT_* bits
+ * @access: HW_BREAKPOINT_R/W/X bits, or 0
+ *
+ * Return: "rw-", "-w-", "r--", "--x", "---", or "???" for others.
+ */
+const char *ksym_access_str(unsigned int access)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ksym_access_forms); i++)
+		if (ksym_access_forms[i].access == access)
+			return ksym_access_forms[i].text;
+	return "???";
+}
+
+/* Symbol names as kallsyms spells them, with an optional "module:" prefix. */
+static int ksym_check_symbol(const char *s)
+{
+	const char *p;
+	bool module_seen = false;
+
+	for (p = s; *p; p++) {
+		if (isalnum(*p) || *p == '_' || *p == '.' || *p == '$')
+			continue;
+		if (*p == ':' && !module_seen && p != s && p[1]) {
+			module_seen = true;
+			continue;
+		}
+		return p - s;
+	}
+	return p == s ? 0 : -1;
+}
+
+static bool ksym_is_text(unsigned long addr)
+{
+	return core_kernel_text(addr) || is_module_text_address(addr);
+}
+
+/*
+ * Resolve TARGET (symbol, symbol+offset, module:symbol[+offset] or
+ * 0xADDRESS) in @tgt, which starts at @pos in the entry, into spec->addr
+ * and spec->target; *symsize gets the symbol size when TARGET names a
+ * symbol with no offset, else 0.
+ */
+static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
+			       unsigned long *symsize)
+{
+	struct ksym_spec *spec = &e->spec;
+	unsigned long off = 0, size, symoff;
+	char *plus;
+	int bad;
+
+	*symsize = 0;
+	if (tgt[0] == '0' && (tgt[1] == 'x' || tgt[1] == 'X')) {
+		if (kstrtoul(tgt, 16, &spec->addr))
+			return ksym_entry_fail(e, KSYM_ERR_BAD_ADDR, pos, -EINVAL);
+		snprintf(spec->target, sizeof(spec->target), "0x%lx",
+			 spec->addr);
+		return 0;
+	}
+
+	plus = strchr(tgt, '+');
+	if (plus) {
+		*plus = '\0';
+		if (kstrtoul(plus + 1, 0, &off))
+			return ksym_entry_fail(e, KSYM_ERR_BAD_OFFSET,
+					       pos + (plus + 1 - tgt), -EINVAL);
+	}
+	bad = ksym_check_symbol(tgt);
+	if (bad >= 0)
+		return ksym_entry_fail(e, KSYM_ERR_BAD_SYMBOL, pos + bad,
+				       -EINVAL);
+	spec->addr = kallsyms_lookup_name(tgt);
+	if (!spec->addr)
+		return ksym_entry_fail(e, KSYM_ERR_NO_SYMBOL, pos, -ENOENT);
+
+	if (!off && kallsyms_lookup_size_offset(spec->addr, &size, &symoff) &&
+	    !symoff)
+		*symsize = size;
+	spec->addr += off;
+	if (off)
+		snprintf(spec->target, sizeof(spec->target), "%s+0x%lx", tgt,
+			 off);
+	else
+		strscpy(spec->target, tgt, sizeof(spec->target));
+	return 0;
+}
+
+/*
+ * The page frame mapped at @addr, if any: through the direct map and the
+ * kernel image, or through the page tables of vmalloc and module space.
+ * No vm_struct is looked at: a concurrent vfree() may free it.
+ */
+static bool ksym_pfn_of(unsigned long addr, unsigned long *pfn)
+{
+	struct page *page;
+
+	if (virt_addr_valid((void *)addr)) {
+		*pfn = page_to_pfn(virt_to_page((void *)addr));
+		return true;
+	}
+	if (!is_vmalloc_or_module_addr((void *)addr))
+		return false;
+	page = vmalloc_to_page((void *)addr);
+	if (!page)
+		return false;
+	*pfn = page_to_pfn(page);
+	return true;
+}
+
+/*
+ * Last checks of a watch's memory, with ksym_mutex held so that a module
+ * cannot finish going away under them (its notifier waits for the mutex):
+ * refuse what kprobes refuse under lockdown, init memory (freed, or soon
+ * to be), a module that is going, and addresses with nothing mapped; find
+ * out whether the value may be read on a hit (RAM only).
+ */
+static int ksym_check_memory(struct ksym_entry *e)
+{
+	struct ksym_spec *spec = &e->spec;
+	unsigned long addr = spec->addr, pfn;
+	struct module *mod;
+	u64 dummy;
+	int err = -1;
+
+	/* Before memory is touched: it would tell what is mapped. */
+	if (security_locked_down(LOCKDOWN_KPROBES))
+		return ksym_entry_fail(e, KSYM_ERR_LOCKDOWN, 0, -EPERM);
+
+	/* The kernel's init sections are freed after boot. */
+	if (init_section_intersects((void *)addr, spec->len))
+		return ksym_entry_fail(e, KSYM_ERR_INIT_FREED, 0, -EFAULT);
+
+	/* A module's init sections are freed once it is live. */
+	preempt_disable();
+	mod = __module_address(addr);
+	if (mod && mod->state == MODULE_STATE_GOING)
+		err = KSYM_ERR_MODULE_GOING;
+	else if (mod && within_module_init(addr, mod) &&
+		 mod->state != MODULE_STATE_COMING)
+		err = KSYM_ERR_INIT_FREED;
+#ifdef MODULES_VADDR
+	/*
+	 * Module space that no module owns: a module not yet formed, init
+	 * memory being freed, BPF programs. Nothing would drop the watch
+	 * when it goes.
+	 */
+	else if (!mod && addr >= MODULES_VADDR && addr < MODULES_END)
+		err = KSYM_ERR_NO_MEMORY_AT;
+#endif
+	preempt_enable();
+	if (err == KSYM_ERR_MODULE_GOING)
+		return ksym_entry_fail(e, err, 0, -ENOENT);
+	if (err >= 0)
+		return ksym_entry_fail(e, err, 0, -EFAULT);
+
+	if (spec->access == KSYM_ACCESS_X)
+		return 0;
+	if (!ksym_pfn_of(addr, &pfn))
+		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
+	/* Device memory (ioremap space) is watched, never read. */
+	spec->has_value = page_is_ram(pfn) == 1;
+	if (spec->has_value && !ksym_read_value(addr, spec->len, &dummy))
+		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
+	return 0;
+}
+
+/**
+ * ksym_default_len - the length of a watch given without /LEN
+ * @addr:    the symbol's address
+ * @symsize: its extent as kallsyms knows it (the distance to the next
+ *           symbol), 0 for SYMBOL+OFFSET and 0xADDRESS, which need /LEN
+ *
+ * The extent itself when a debug register takes it (1, 2, 4 or 8), else
+ * the first naturally aligned word the symbol starts with, so that
+ * "global_trace:rw-" watches the first 8 bytes of that struct. The
+ * read-back shows the length chosen.
+ *
+ * Return: 1, 2, 4 or 8, or 0 when the user must give /LEN.
+ */
+VISIBLE_IF_KUNIT unsigned int ksym_default_len(unsigned long addr,
+					       unsigned long symsize)
+{
+	unsigned int len;
+
+	switch (symsize) {
+	case 0:
+		return 0;
+	case 1:
+	case 2:
+	case 4:
+	case 8:
+		return symsize;
+	}
+	for (len = sizeof(long); len > 1; len /= 2)
+		if (len <= symsize && IS_ALIGNED(addr, len))
+			return len;
+	return 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_default_len);
+
+/**
+ * ksym_parse_entry - parse one ksym_trace_filter entry
+ * @e:    entry with @e->text set to the NUL-terminated entry text
+ *
+ * Fills @e->op and @e->spec. Symbols are resolved with kallsyms, lengths
+ * defaulted and checked, so that the entry is known good before any
+ * breakpoint is touched. On error, @e->err and @e->err_pos say what is
+ * wrong and where, for error_log.
+ *
+ * Return: 0, or -EINVAL, -ENOENT, -E2BIG, -EFAULT or -EOPNOTSUPP.
+ */
+int ksym_parse_entry(struct ksym_entry *e)
+{
+	char *buf __free(kfree) = kmalloc(KSYM_ENTRY_MAX, GFP_KERNEL);
+	struct ksym_spec *spec = &e->spec;
+	char *at, *colon, *slash;
+	unsigned long symsize;
+	unsigned int len = 0;
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->all_cpus = true;
+	e->op = KSYM_OP_SET;
+
+	if (!buf)
+		return ksym_entry_fail(e, KSYM_ERR_NO_MEM, 0, -ENOMEM);
+	if (strscpy(buf, e->text, KSYM_ENTRY_MAX) < 0)
+		return ksym_entry_fail(e, KSYM_ERR_TOO_LONG, 0, -E2BIG);
+	if (!strcmp(buf, "0") || !strcmp(buf, "*:---")) {
+		e->op = KSYM_OP_CLEAR;
+		return 0;
+	}
+
+	/* Split at '@' (CPU list), then at the last ':' before it (access). */
+	at = strchr(buf, '@');
+	if (at) {
+		*at = '\0';
+		if (!at[1] || cpulist_parse(at + 1, &spec->cpus) ||
+		    cpumask_empty(&spec->cpus) ||
+		    !cpumask_subset(&spec->cpus, cpu_possible_mask))
+			return ksym_entry_fail(e, KSYM_ERR_BAD_CPULIST,
+					       at + 1 - buf, -EINVAL);
+		spec->all_cpus = false;
+	}
+	colon = strrchr(buf, ':');
+	if (!colon || colon == buf)
+		return ksym_entry_fail(e, KSYM_ERR_BAD_ENTRY,
+				       colon ? 0 : strlen(buf), -EINVAL);
+	*colon = '\0';
+	if (ksym_parse_access(colon + 1, &spec->access))
+		return ksym_entry_fail(e, KSYM_ERR_BAD_ACCESS,
+				       colon + 1 - buf, -EINVAL);
+	if (spec->access == KSYM_ACCESS_R && !KSYM_CAN_WATCH_READS)
+		return ksym_entry_fail(e, KSYM_ERR_NO_READ_ONLY,
+				       colon + 1 - buf, -EOPNOTSUPP);
+	if (!spec->access) {
+		e->op = KSYM_OP_REMOVE;
+		if (at)
+			return ksym_entry_fail(e, KSYM_ERR_BAD_CPULIST,
+					       at - buf, -EINVAL);
+	}
+
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash = '\0';
+		if (kstrtouint(slash + 1, 0, &len) ||
+		    (len != 1 && len != 2 && len != 4 && len != 8))
+			return ksym_entry_fail(e, KSYM_ERR_BAD_LEN,
+					       slash + 1 - buf, -EINVAL);
+	}
+	if (!buf[0])
+		return ksym_entry_fail(e, KSYM_ERR_BAD_ENTRY, 0, -EINVAL);
+
+	ret = ksym_resolve_target(e, buf, 0, &symsize);
+	if (ret)
+		return ret;
+	if (e->op == KSYM_OP_REMOVE)
+		return 0;
+
+	if (access_ok((void __user *)spec->addr, 1))
+		return ksym_entry_fail(e, KSYM_ERR_USER_ADDR, 0, -EINVAL);
+
+	if (spec->access == KSYM_ACCESS_X) {
+		if (len && len != sizeof(long))
+			return ksym_entry_fail(e, KSYM_ERR_EXEC_LEN,
+					       slash + 1 - buf, -EINVAL);
+		if (!ksym_is_text(spec->addr))
+			return ksym_entry_fail(e, KSYM_ERR_NOT_TEXT, 0, -EINVAL);
+		len = sizeof(long);
+	} else if (!len) {
+		len = ksym_default_len(spec->addr, symsize);
+		if (!len)
+			return ksym_entry_fail(e, KSYM_ERR_NEED_LEN,
+					       colon - buf, -EINVAL);
+	}
+	spec->len = len;
+
+	/* Instruction breakpoints take any address; data ones are aligned. */
+	if (spec->access != KSYM_ACCESS_X && !IS_ALIGNED(spec->addr, len))
+		return ksym_entry_fail(e, KSYM_ERR_MISALIGNED, 0, -EINVAL);
+	return ksym_check_memory(e);
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_parse_entry);
+
+/**
+ * ksym_spec_format - the canonical form of a watch
+ * @buf:  where to write it
+ * @size: size of @buf
+ * @spec: the watch
+ *
+ * What reading ksym_trace_filter shows, and what, written back, gives the
+ * same watch: TARGET/LEN:ACCESS[@CPULIST].
+ *
+ * Return: the number of characters written, without the NUL.
+ */
+int ksym_spec_format(char *buf, size_t size, const struct ksym_spec *spec)
+{
+	int n;
+
+	n = scnprintf(buf, size, "%s/%u:%s", spec->target, spec->len,
+		      ksym_access_str(spec->access));
+	if (!spec->all_cpus)
+		n += scnprintf(buf + n, size - n, "@%*pbl",
+			       cpumask_pr_args(&spec->cpus));
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_spec_format);
+
+/**
+ * ksym_spec_equal - whether two specs are the same watch, target spelling
+ *                   included
+ * @a: one spec
+ * @b: the other
+ *
+ * Return: true if they are equal.
+ */
+bool ksym_spec_equal(const struct ksym_spec *a, const struct ksym_spec *b)
+{
+	return a->addr == b->addr && a->len == b->len &&
+	       a->access == b->access && a->all_cpus == b->all_cpus &&
+	       (a->all_cpus || cpumask_equal(&a->cpus, &b->cpus)) &&
+	       !strcmp(a->target, b->target);
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_spec_equal);
+
+/**
+ * ksym_log - add a ksym_trace_filter line to error_log
+ * @text: the entry (or data) the error is about
+ * @err:  KSYM_ERR_*
+ * @pos:  offset in @text of the bad token, where the caret goes
+ */
+void ksym_log(const char *text, int err, int pos)
+{
+	tracing_log_err(NULL, "ksym_trace_filter", text, ksym_err_text, err,
+			pos);
+}
