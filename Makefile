@@ -61,6 +61,11 @@ check: build
 	$(MAKE) -s -C tools/kshark-ksym test
 	$(MAKE) -s -C tools/ksym-ctl test
 	bash scripts/run-vm.sh test
+	@# Lockdown cannot be lifted: its case gets a boot of its own (KUnit ran
+	@# in the first).
+	KSYM_APPEND="kunit.enable=0 $${KSYM_APPEND:-}" KSYM_TESTS=test.d/ksym-lockdown \
+		KSYM_LOG=$(BUILD)/console-lockdown.log KSYM_SUMMARY=$(BUILD)/test-summary-lockdown.txt \
+		bash scripts/run-vm.sh test
 
 # The same suite on a debug kernel: config/ksym-debug.config merged on top
 # (KASAN, UBSAN, KFENCE, DEBUG_OBJECTS, lockdep, atomic-sleep checks, kmemleak

@@ -201,9 +201,29 @@ struct fsym {
 	/* From /proc/kallsyms: */
 	unsigned long addr;
 	long dist;		/* to the next higher symbol of the same owner, -1 unknown */
-	int deflen;		/* default LEN: dist if 1/2/4/8, 0 none, -1 unknown */
+	int deflen;		/* default LEN (default_len()), -1 unknown */
 	bool found;
 };
+
+/*
+ * Documentation/trace/ksym.rst: without /LEN a SYMBOL is watched over its
+ * extent (the distance to the next symbol) when that is 1, 2, 4 or 8 bytes,
+ * else over the first naturally aligned word it starts with (8, 4, 2 or 1
+ * bytes by alignment and extent). @dist -1: extent unknown.
+ */
+static int default_len(unsigned long addr, long dist)
+{
+	int len;
+
+	if (dist < 0)
+		return -1;
+	if (dist == 1 || dist == 2 || dist == 4 || dist == 8)
+		return dist;
+	for (len = 8; len > 1; len /= 2)
+		if (len <= dist && addr % len == 0)
+			return len;
+	return dist ? 1 : 0;
+}
 
 static const unsigned int offs_buf[] = { 1, 2, 3, 4, 6, 7 };
 static const unsigned int offs_jiffies[] = { 8, 16, 56 };
@@ -376,16 +396,7 @@ static int load_kallsyms(const char *path)
 			syms[i].dist = all[j].addr - syms[i].addr;
 			break;
 		}
-		switch (syms[i].dist) {
-		case 1: case 2: case 4: case 8:
-			syms[i].deflen = syms[i].dist;
-			break;
-		case -1:
-			syms[i].deflen = -1;
-			break;
-		default:
-			syms[i].deflen = 0;
-		}
+		syms[i].deflen = default_len(syms[i].addr, syms[i].dist);
 	}
 	ret = 0;
 out:
@@ -1947,11 +1958,12 @@ static int self_test(void)
 		{ "", "ksym_hitgen_var:rw-@0,1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@0-1\n", "" },
 		{ "", "ksym_hitgen_var:rw-@2\n", 0, 0, EB_EINVAL, "", "" },
 		{ "", "ksym_hitgen_var:r--\n", 0, 0, EB_EOPNOTSUPP, "", "" },
-		{ "", "ksym_hitgen_buf:rw-\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "ksym_hitgen_buf:rw-\n", 0, 1, 0, "ksym_hitgen_buf/8:rw-\n", "" },
+		{ "", "ksym_hitgen_buf+4:rw-\n", 0, 0, EB_EINVAL, "", "" },
 		{ "", "ksym_hitgen_buf+4/4:-w-\n", 0, 1, 0, "ksym_hitgen_buf+0x4/4:-w-\n", "" },
 		{ "", "ksym_hitgen_buf+4/8:-w-\n", 0, 0, EB_EINVAL, "", "" },
 		{ "", "ksym_hitgen_buf+010/0x8:rw-\n", 0, 1, 0, "ksym_hitgen_buf+0x8/8:rw-\n", "" },
-		{ "", "jiffies_64:rw-\n", 0, 0, EB_EINVAL, "", "" },
+		{ "", "jiffies_64:rw-\n", 0, 1, 0, "jiffies_64/8:rw-\n", "" },
 		{ "", "jiffies_64/8:rw- jiffies_64:---\n", 0, 1, 0, "", "" },
 		{ "", "jiffies_64:---\n", 0, 0, EB_ENOENT, "", "" },
 		{ "", "nosuch:rw-\n", 0, 0, EB_ENOENT, "", "" },
@@ -1995,7 +2007,7 @@ static int self_test(void)
 		syms[i].found = true;
 		syms[i].addr = 0xffffffffc0001000UL + i * 0x100;
 		syms[i].dist = syms[i].text ? 0x40 : 0x100;
-		syms[i].deflen = 0;
+		syms[i].deflen = default_len(syms[i].addr, syms[i].dist);
 	}
 	sym_by_name("ksym_hitgen_var")->dist = 8;
 	sym_by_name("ksym_hitgen_var")->deflen = 8;
