@@ -25,7 +25,6 @@
 #define pr_fmt(fmt) "ksym: " fmt
 
 #include <linux/cpumask.h>
-#include <linux/ctype.h>
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -231,7 +230,7 @@ static ssize_t ksym_filter_write(struct file *file, const char __user *ubuf,
 	}
 	/* Anything but blanks, a comment too, is not a truncating clear. */
 	for (end = fb->len; end < fb->len + cnt && !fb->wrote; end++)
-		fb->wrote = !isspace(fb->data[end]);
+		fb->wrote = !ksym_is_blank(fb->data[end]);
 	fb->len += cnt;
 	fb->data[fb->len] = '\0';
 

@@ -32,6 +32,7 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
@@ -190,6 +191,18 @@ struct ksym_entry {
 	int			err;
 	int			err_pos;
 };
+
+/*
+ * The blanks that separate entries: what strsep() splits at, nothing else
+ * (isspace() also takes Latin-1 0xa0, which a symbol cannot hold either
+ * but would then be counted as a separator and not split at).
+ */
+#define KSYM_BLANKS	" \t\n\r\v\f"
+
+static inline bool ksym_is_blank(char c)
+{
+	return c && strchr(KSYM_BLANKS, c);
+}
 
 /* Record an entry's error and where it is; returns @ret. */
 static inline int ksym_entry_fail(struct ksym_entry *e, int err, int pos,

@@ -9,7 +9,6 @@
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
-#include <linux/ctype.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -679,12 +678,12 @@ int ksym_write_entries(char *buf)
 
 	/* Count first: the entries are sized by their number, not by bytes. */
 	for (p = buf; *p; ) {
-		while (isspace(*p))
+		while (ksym_is_blank(*p))
 			p++;
 		if (!*p)
 			break;
 		tok = p;
-		while (*p && !isspace(*p))
+		while (*p && !ksym_is_blank(*p))
 			p++;
 		if (++nr > KSYM_MAX_ENTRIES) {
 			*p = '\0';
@@ -700,7 +699,7 @@ int ksym_write_entries(char *buf)
 		return -ENOMEM;
 	p = buf;
 	nr = 0;
-	while ((tok = strsep(&p, " \t\n\r\v\f"))) {
+	while ((tok = strsep(&p, KSYM_BLANKS))) {
 		if (!*tok)
 			continue;
 		entries[nr].text = tok;
