@@ -46,6 +46,7 @@ static const char *ksym_print_stack(struct trace_seq *p,
 	return ret;
 }
 
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
 /* Output of ksym_branches, one "from -> to" line per branch. */
 static const char *ksym_print_branches(struct trace_seq *p,
 				       const unsigned long *from_to,
@@ -60,6 +61,7 @@ static const char *ksym_print_branches(struct trace_seq *p,
 	trace_seq_putc(p, 0);
 	return ret;
 }
+#endif
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/ksym.h>
@@ -169,10 +171,12 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		ksym_hit_stack(regs, &cap);
 		trace_ksym_stack(cap.ips, cap.nr_ips);
 	}
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
 	if (trace_ksym_branches_enabled() || (opts & KSYM_OPT_BRANCHES)) {
 		ksym_branches_capture(&cap);
 		trace_ksym_branches(cap.from_to, cap.nr_branches, cap.source);
 	}
+#endif
 	if (opts & KSYM_TRACER_CURRENT)
 		ksym_tracer_hit(&rec, regs, opts, &cap);
 }
@@ -420,9 +424,18 @@ static const struct file_operations ksym_filter_fops = {
  * filters and set_event_pid do not apply to them (as for hwlat).
  */
 
+enum { KSYM_EV_HIT, KSYM_EV_REGS, KSYM_EV_STACK, KSYM_EV_BRANCHES,
+       KSYM_NR_EV };
+
+/*
+ * An instance the tracer is current in, and that instance's real ksym
+ * event files: where an event is enabled, it writes its own entry for the
+ * hit and the tracer does not, so no hit is recorded twice.
+ */
 struct ksym_instance {
 	struct list_head	list;
 	struct trace_array	*tr;
+	struct trace_event_file	*files[KSYM_NR_EV];
 };
 
 /*
@@ -436,7 +449,9 @@ static bool ksym_tracer_active;
 static struct tracer_opt ksym_tracer_opts[] = {
 	{ TRACER_OPT(ksym-stack, KSYM_OPT_STACK) },
 	{ TRACER_OPT(ksym-regs, KSYM_OPT_REGS) },
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
 	{ TRACER_OPT(ksym-branches, KSYM_OPT_BRANCHES) },
+#endif
 	{ } /* Terminator */
 };
 
@@ -456,29 +471,40 @@ static u32 ksym_tracer_want(void)
 /* The __data_loc word of a dynamic array of @len bytes at the entry's end. */
 #define KSYM_DATA_LOC(type, len)	((u32)(len) << 16 | offsetof(type, __data))
 
-static void ksym_tracer_write(struct trace_array *tr,
+/* The instance's own ksym event @ev is enabled: it writes the entry. */
+static bool ksym_event_on(const struct ksym_instance *ins, int ev)
+{
+	return ins->files[ev] &&
+	       (READ_ONCE(ins->files[ev]->flags) & EVENT_FILE_FL_ENABLED);
+}
+
+static void ksym_tracer_write(const struct ksym_instance *ins,
 			      const struct ksym_hit_rec *rec,
 			      struct pt_regs *regs, u32 opts,
 			      const struct ksym_capture *cap,
 			      unsigned int trace_ctx)
 {
+	struct trace_array *tr = ins->tr;
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	struct trace_event_raw_ksym_stack *stack;
-	struct trace_event_raw_ksym_branches *br;
 	struct trace_event_raw_ksym_hit *hit;
 	struct ring_buffer_event *event;
 	size_t len;
 
-	event = trace_buffer_lock_reserve(buffer, event_ksym_hit.event.type,
-					  sizeof(*hit), trace_ctx);
-	if (!event)
-		return;
-	hit = ring_buffer_event_data(event);
-	KSYM_HIT_ASSIGN(hit, rec);
-	trace_buffer_unlock_commit_regs(tr, buffer, event, trace_ctx, regs);
+	event = NULL;
+	if (!ksym_event_on(ins, KSYM_EV_HIT))
+		event = trace_buffer_lock_reserve(buffer,
+						  event_ksym_hit.event.type,
+						  sizeof(*hit), trace_ctx);
+	if (event) {
+		hit = ring_buffer_event_data(event);
+		KSYM_HIT_ASSIGN(hit, rec);
+		trace_buffer_unlock_commit_regs(tr, buffer, event, trace_ctx,
+						regs);
+	}
 
 #ifdef CONFIG_X86_64
-	if (opts & KSYM_OPT_REGS) {
+	if ((opts & KSYM_OPT_REGS) && !ksym_event_on(ins, KSYM_EV_REGS)) {
 		struct trace_event_raw_ksym_regs *r;
 
 		event = trace_buffer_lock_reserve(buffer,
@@ -491,7 +517,7 @@ static void ksym_tracer_write(struct trace_array *tr,
 		}
 	}
 #endif
-	if (opts & KSYM_OPT_STACK) {
+	if ((opts & KSYM_OPT_STACK) && !ksym_event_on(ins, KSYM_EV_STACK)) {
 		len = cap->nr_ips * sizeof(unsigned long);
 		event = trace_buffer_lock_reserve(buffer,
 						  event_ksym_stack.event.type,
@@ -504,7 +530,11 @@ static void ksym_tracer_write(struct trace_array *tr,
 			trace_buffer_unlock_commit_nostack(buffer, event);
 		}
 	}
-	if (opts & KSYM_OPT_BRANCHES) {
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
+	if ((opts & KSYM_OPT_BRANCHES) &&
+	    !ksym_event_on(ins, KSYM_EV_BRANCHES)) {
+		struct trace_event_raw_ksym_branches *br;
+
 		len = 2 * cap->nr_branches * sizeof(unsigned long);
 		event = trace_buffer_lock_reserve(buffer,
 						  event_ksym_branches.event.type,
@@ -519,6 +549,7 @@ static void ksym_tracer_write(struct trace_array *tr,
 			trace_buffer_unlock_commit_nostack(buffer, event);
 		}
 	}
+#endif
 }
 
 /* From the hit path: one set of entries into each instance. */
@@ -530,7 +561,7 @@ static void ksym_tracer_hit(const struct ksym_hit_rec *rec,
 	struct ksym_instance *ins;
 
 	list_for_each_entry_rcu(ins, &ksym_instances, list)
-		ksym_tracer_write(ins->tr, rec, regs, opts, cap, trace_ctx);
+		ksym_tracer_write(ins, rec, regs, opts, cap, trace_ctx);
 }
 
 /* The tracer as a consumer: it arms the watches, and maybe snippets. */
@@ -566,6 +597,15 @@ static int ksym_tracer_init(struct trace_array *tr)
 	if (!ins)
 		return -ENOMEM;
 	ins->tr = tr;
+	/*
+	 * The instance's event files stay while the tracer is current in it:
+	 * instances and modules change tr->events under trace_types_lock.
+	 */
+	ins->files[KSYM_EV_HIT] = __find_event_file(tr, "ksym", "ksym_hit");
+	ins->files[KSYM_EV_REGS] = __find_event_file(tr, "ksym", "ksym_regs");
+	ins->files[KSYM_EV_STACK] = __find_event_file(tr, "ksym", "ksym_stack");
+	ins->files[KSYM_EV_BRANCHES] = __find_event_file(tr, "ksym",
+							 "ksym_branches");
 	if (list_empty(&ksym_instances)) {
 		WRITE_ONCE(ksym_tracer_active, true);
 		ksym_tracer_consume(true, ksym_tracer_flags.val);

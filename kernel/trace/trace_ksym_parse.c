@@ -231,8 +231,9 @@ static int ksym_check_memory(struct ksym_entry *e)
  * @symsize: its extent as kallsyms knows it (the distance to the next
  *           symbol), 0 for SYMBOL+OFFSET and 0xADDRESS, which need /LEN
  *
- * The extent itself when a debug register takes it (1, 2, 4 or 8), else
- * the first naturally aligned word the symbol starts with, so that
+ * The extent itself when a debug register takes it (1, 2, 4 or 8, and the
+ * address aligned to it), else the first naturally aligned word the
+ * symbol starts with, so that
  * "global_trace:rw-" watches the first 8 bytes of that struct. The
  * read-back shows the length chosen.
  *
@@ -250,7 +251,10 @@ VISIBLE_IF_KUNIT unsigned int ksym_default_len(unsigned long addr,
 	case 2:
 	case 4:
 	case 8:
-		return symsize;
+		/* Its own size, where a debug register can take it. */
+		if (IS_ALIGNED(addr, symsize))
+			return symsize;
+		break;
 	}
 	for (len = sizeof(long); len > 1; len /= 2)
 		if (len <= symsize && IS_ALIGNED(addr, len))

@@ -24,7 +24,8 @@
  * @ip:     instruction pointer of the accessing context (data breakpoints
  *          trap after the access, so this is the next instruction)
  * @sp:     stack pointer of the accessing context
- * @bp:     frame pointer of the accessing context
+ * @bp:     rbp of the accessing context (a frame pointer only with
+ *          CONFIG_UNWINDER_FRAME_POINTER; with ORC, an ordinary register)
  * @flags:  flags register of the accessing context
  * @value:  contents of the watched range right after the access, loaded
  *          as an integer of @len bytes; 0 when not read (@has_value)
@@ -115,7 +116,11 @@ TRACE_EVENT_FN(ksym_hit,
 		KSYM_HIT_ASSIGN(__entry, rec);
 	),
 
-	TP_printk("%pS %s ip=%pS value=%s0x%llx sp=%lx bp=%lx flags=%lx",
+	/*
+	 * rbp, not "bp": with the ORC unwinder (the usual x86-64 kernel) it is
+	 * an ordinary register, a frame pointer only with frame pointers on.
+	 */
+	TP_printk("%pS %s ip=%pS value=%s0x%llx sp=%lx rbp=%lx flags=%lx",
 		  (void *)__entry->addr, show_ksym_access(__entry->access),
 		  (void *)__entry->ip, __entry->has_value ? "" : "unread:",
 		  __entry->value, __entry->sp, __entry->bp, __entry->flags),
@@ -208,6 +213,7 @@ TRACE_EVENT_FN(ksym_stack,
 
 KSYM_PERF_PERM(ksym_stack);
 
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
 /* The last branches before the hit, oldest first: from, to, from, to... */
 TRACE_EVENT_FN(ksym_branches,
 
@@ -239,6 +245,7 @@ TRACE_EVENT_FN(ksym_branches,
 );
 
 KSYM_PERF_PERM(ksym_branches);
+#endif /* CONFIG_KSYM_TRACER_BRANCHES */
 
 #endif /* _TRACE_KSYM_H */
 
