@@ -36,6 +36,8 @@ mount -t tracefs tracefs /sys/kernel/tracing 2> /dev/null ||
 mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null ||
 	echo "KSYM-INIT: cannot mount debugfs on /sys/kernel/debug"
 hostname ksym-vm
+# Loopback networking: trace-cmd listen / record -N, ping.
+ifconfig lo 127.0.0.1 up 2> /dev/null || echo "KSYM-INIT: cannot bring lo up"
 
 mode=shell
 tests=test.d/ksym

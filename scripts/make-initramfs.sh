@@ -49,6 +49,9 @@ install -D -m 0755 "$ROOT/bench/ksym-bench.sh" bench/ksym-bench.sh
 printf 'root:x:0:0:root:/root:/bin/sh\n' > etc/passwd
 printf 'root:x:0:\n' > etc/group
 printf '/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n' > etc/ld.so.conf
+# Loopback names for trace-cmd listen / record -N (getnameinfo) and ping.
+printf '127.0.0.1\tlocalhost ksym-vm\n::1\tlocalhost\n' > etc/hosts
+printf 'hosts: files\n' > etc/nsswitch.conf
 ln -s /proc/mounts etc/mtab
 
 # ftracetest: the kernel's own runner and test cases, then the project's cases.
