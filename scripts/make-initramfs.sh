@@ -84,6 +84,9 @@ copy_with_libs() { # file...
 TRACE_CMD=$(command -v trace-cmd || true)
 [[ -n $TRACE_CMD ]] || die "trace-cmd missing (make deps installs it)"
 copy_with_libs "$TRACE_CMD"
+# coreutils' nice (busybox-static has none): upstream hist-trigger cases run
+# "nice -n 1 ping".
+if NICE=$(command -v nice); then copy_with_libs "$NICE"; fi
 # perf (Debian's linux-perf, 6.1: old enough for record/script of tracepoints on 6.12)
 # for the tests that say "requires: perf:program". KSYM_NO_PERF=1 leaves it out.
 if [[ ${KSYM_NO_PERF:-0} != 1 ]]; then
