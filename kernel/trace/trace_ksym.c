@@ -115,6 +115,24 @@ static void ksym_tracer_hit(const struct ksym_hit_rec *rec,
 			    const struct ksym_capture *cap);
 
 /*
+ * The guard against a careless watch on a hot word: more hits in a second
+ * on this CPU than ksym_max_hit_rate (0: no limit) disarm the watch.
+ */
+static bool ksym_too_hot(struct ksym_cpu_stats *stats)
+{
+	u64 limit = READ_ONCE(ksym_max_hit_rate);
+	unsigned long now = jiffies;
+
+	if (!limit)
+		return false;
+	if (time_after_eq(now, stats->window + HZ)) {
+		stats->window = now;
+		stats->window_hits = 0;
+	}
+	return ++stats->window_hits > limit;
+}
+
+/*
  * The callchain from the exception's regs: its first frame is the function
  * that made the access, with no #DB, perf or tracing frame above it.
  */
@@ -161,6 +179,8 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		rec.has_value = ksym_read_value(rec.addr, rec.len, &rec.value);
 
 	ksym_count_hit(this_cpu_ptr(watch->stats), rec.ip);
+	if (ksym_too_hot(this_cpu_ptr(watch->stats)))
+		ksym_watch_too_hot(watch, bp);
 	trace_ksym_hit(&rec);
 
 #ifdef CONFIG_X86_64
@@ -297,7 +317,10 @@ static int ksym_filter_show(struct seq_file *m, void *v)
 	}
 	ksym_spec_format(buf, KSYM_ENTRY_MAX, &watch->spec);
 	seq_puts(m, buf);
-	if (ksym_watch_missing(watch, missing))
+	if (READ_ONCE(watch->hot))
+		seq_printf(m, " # disarmed: over %llu hits/s",
+			   READ_ONCE(ksym_max_hit_rate));
+	else if (ksym_watch_missing(watch, missing))
 		seq_printf(m, " # incomplete: not on CPU %*pbl",
 			   cpumask_pr_args(missing));
 	seq_putc(m, '\n');
@@ -424,8 +447,13 @@ static const struct file_operations ksym_filter_fops = {
  * filters and set_event_pid do not apply to them (as for hwlat).
  */
 
-enum { KSYM_EV_HIT, KSYM_EV_REGS, KSYM_EV_STACK, KSYM_EV_BRANCHES,
-       KSYM_NR_EV };
+enum {
+	KSYM_EV_HIT,
+	KSYM_EV_REGS,
+	KSYM_EV_STACK,
+	KSYM_EV_BRANCHES,
+	KSYM_NR_EV
+};
 
 /*
  * An instance the tracer is current in, and that instance's real ksym
@@ -650,6 +678,12 @@ static struct tracer ksym_tracer __read_mostly = {
 	.allow_instances = true,
 };
 
+/* Hits per second per CPU and watch before it is disarmed; 0: no limit. */
+static struct trace_min_max_param ksym_max_hit_rate_param = {
+	.lock	= &ksym_mutex,
+	.val	= &ksym_max_hit_rate,
+};
+
 static struct trace_min_max_param ksym_stack_depth_param = {
 	.lock	= &ksym_mutex,
 	.val	= &ksym_stack_depth,
@@ -676,6 +710,8 @@ static __init int ksym_tracer_register(void)
 			  &ksym_filter_fops);
 	trace_create_file("ksym_stack_depth", TRACE_MODE_WRITE, NULL,
 			  &ksym_stack_depth_param, &trace_min_max_fops);
+	trace_create_file("ksym_max_hit_rate", TRACE_MODE_WRITE, NULL,
+			  &ksym_max_hit_rate_param, &trace_min_max_fops);
 	ksym_branch_init_tracefs();
 	ret = ksym_stat_init();
 	if (ret)

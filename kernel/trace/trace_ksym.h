@@ -116,6 +116,8 @@ struct ksym_caller {
 struct ksym_cpu_stats {
 	unsigned long		other;	/* callers that found no free slot */
 	struct ksym_caller	callers[KSYM_CALLER_SLOTS];
+	unsigned long		window;	/* jiffies the rate window began */
+	unsigned long		window_hits;
 };
 
 /**
@@ -124,12 +126,17 @@ struct ksym_cpu_stats {
  * @spec:  what is watched
  * @bps:   the breakpoint of each CPU it is registered on, or NULL
  * @stats: hit counts, per CPU; kept when the access or CPU list changes
+ * @hot:   the hit path found it over ksym_max_hit_rate: it is disarmed
+ *         until written again (under ksym_mutex, or READ/WRITE_ONCE)
+ * @hot_logged: ksym_hot_work disarmed it everywhere and said so
  */
 struct ksym_watch {
 	struct list_head		list;
 	struct ksym_spec		spec;
 	struct perf_event * __percpu	*bps;
 	struct ksym_cpu_stats __percpu	*stats;
+	bool				hot;
+	bool				hot_logged;
 };
 
 /*
@@ -163,7 +170,8 @@ struct ksym_watch {
 	C(NO_SLOT,	"No free hardware breakpoint slot"),		\
 	C(REG_FAILED,	"The breakpoint core refused this watch"),	\
 	C(NO_MEM,	"Out of memory"),				\
-	C(ROLLBACK,	"Failed write not fully undone: a watch lost CPUs, see ksym_trace_filter")
+	C(ROLLBACK,	"Failed write not fully undone: a watch lost CPUs, see ksym_trace_filter"), \
+	C(TOO_HOT,	"Watch disarmed: more hits per second on a CPU than ksym_max_hit_rate; write it again to re-arm")
 
 #undef C
 #define C(a, b)		KSYM_ERR_##a
@@ -263,6 +271,8 @@ extern struct list_head ksym_watches;
 extern struct work_struct ksym_arm_work;
 extern atomic_t ksym_consumers;
 extern atomic_t ksym_branch_users;
+extern u64 ksym_max_hit_rate;
+void ksym_watch_too_hot(struct ksym_watch *watch, struct perf_event *bp);
 int ksym_write_entries(char *buf);
 int ksym_watch_missing(struct ksym_watch *watch, struct cpumask *missing);
 void ksym_sync_arming(void);

@@ -47,6 +47,20 @@ static struct ksym_stat_row *ksym_row_new(struct ksym_watch *watch, int idx)
 	return row;
 }
 
+/* The Missing CPUs column: "-", the CPU list, or why none is watched. */
+static void ksym_row_missing(struct ksym_stat_row *row,
+			     struct ksym_watch *watch, struct cpumask *missing)
+{
+	size_t size = sizeof(row->missing);
+
+	if (READ_ONCE(watch->hot))
+		strscpy(row->missing, "disarmed (too hot)", size);
+	else if (ksym_watch_missing(watch, missing) &&
+		 snprintf(row->missing, size, "%*pbl",
+			  cpumask_pr_args(missing)) >= size)
+		strscpy(row->missing + size - 4, "...", 4);
+}
+
 /* Function that holds @ip, for grouping accessing instructions. */
 static unsigned long ksym_func_of(unsigned long ip)
 {
@@ -151,12 +165,7 @@ static struct ksym_stat_row *ksym_snapshot(bool per_caller)
 				break;
 			row->hits = total;
 			row->nr_callers = nr;
-			if (ksym_watch_missing(watch, missing) &&
-			    snprintf(row->missing, sizeof(row->missing),
-				     "%*pbl", cpumask_pr_args(missing)) >=
-			    sizeof(row->missing))
-				strscpy(row->missing + sizeof(row->missing) - 4,
-					"...", 4);
+			ksym_row_missing(row, watch, missing);
 			nr = 1;
 			rows[0] = row;
 		}

@@ -9,6 +9,7 @@
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -38,6 +39,36 @@ static bool ksym_armed;
  */
 atomic_t ksym_consumers = ATOMIC_INIT(0);
 atomic_t ksym_branch_users = ATOMIC_INIT(0);
+
+/* Hits per second per CPU above which a watch is disarmed; 0: no limit. */
+u64 ksym_max_hit_rate = 1000000;
+
+static void ksym_hot_workfn(struct work_struct *work);
+static DECLARE_WORK(ksym_hot_work, ksym_hot_workfn);
+
+static void ksym_hot_irq_workfn(struct irq_work *work)
+{
+	schedule_work(&ksym_hot_work);
+}
+
+static DEFINE_IRQ_WORK(ksym_hot_irq_work, ksym_hot_irq_workfn);
+
+/**
+ * ksym_watch_too_hot - from the hit path: disarm a watch that is too hot
+ * @watch: the watch
+ * @bp:    its breakpoint that hit, on this CPU
+ *
+ * NMI-safe: stops this CPU's breakpoint at once and leaves the other CPUs
+ * and the error_log line to ksym_hot_work, through an irq_work.
+ */
+void ksym_watch_too_hot(struct ksym_watch *watch, struct perf_event *bp)
+{
+	perf_event_disable_inatomic(bp);
+	if (READ_ONCE(watch->hot))
+		return;
+	WRITE_ONCE(watch->hot, true);
+	irq_work_queue(&ksym_hot_irq_work);
+}
 
 /* ------------------------------------------------------------------------
  * Breakpoints: one perf event per watch and CPU.
@@ -195,12 +226,48 @@ static void ksym_set_armed(bool armed)
 		return;
 	ksym_armed = armed;
 	list_for_each_entry(watch, &ksym_watches, list) {
+		if (armed && READ_ONCE(watch->hot))
+			continue;
 		for_each_possible_cpu(cpu) {
 			bp = *per_cpu_ptr(watch->bps, cpu);
 			if (bp)
 				ksym_bp_set_enabled(bp, armed);
 		}
 	}
+}
+
+/*
+ * Disarm, on every CPU, the watches the hit path found too hot, and say so
+ * in error_log, once per watch until it is written again.
+ */
+static void ksym_hot_workfn(struct work_struct *work)
+{
+	char *buf = kmalloc(KSYM_ENTRY_MAX, GFP_KERNEL);
+	struct ksym_watch *watch;
+	struct perf_event *bp;
+	int cpu;
+
+	cpus_read_lock();
+	mutex_lock(&ksym_mutex);
+	list_for_each_entry(watch, &ksym_watches, list) {
+		if (!READ_ONCE(watch->hot) || watch->hot_logged)
+			continue;
+		watch->hot_logged = true;
+		for_each_possible_cpu(cpu) {
+			bp = *per_cpu_ptr(watch->bps, cpu);
+			if (bp)
+				ksym_bp_set_enabled(bp, false);
+		}
+		if (buf) {
+			ksym_spec_format(buf, KSYM_ENTRY_MAX, &watch->spec);
+			ksym_log(buf, KSYM_ERR_TOO_HOT, 0);
+		}
+		pr_warn("%s: over %llu hits/s on a CPU: disarmed\n",
+			watch->spec.target, ksym_max_hit_rate);
+	}
+	mutex_unlock(&ksym_mutex);
+	cpus_read_unlock();
+	kfree(buf);
 }
 
 /* Arm or disarm, and start or stop branch snippets, as the counts say. */
@@ -364,7 +431,8 @@ static int ksym_txn_fold(struct ksym_txn *txn, struct ksym_entry *entries,
 			/* Unchanged, and not missing a CPU (see hotplug). */
 			w->keep = w->watch &&
 				  ksym_spec_equal(&w->spec, &w->watch->spec) &&
-				  ksym_watch_complete(w->watch);
+				  ksym_watch_complete(w->watch) &&
+				  !READ_ONCE(w->watch->hot);
 			break;
 		}
 	}
@@ -547,8 +615,17 @@ static void ksym_txn_commit(struct ksym_txn *txn, struct list_head *gone)
 		int cpu;
 
 		/* Armed breakpoints of kept watches read their spec: leave it. */
-		if (!w->keep)
+		if (!w->keep) {
 			w->watch->spec = w->spec;
+			/* Written again: a watch that was too hot is re-armed. */
+			if (READ_ONCE(w->watch->hot)) {
+				for_each_possible_cpu(cpu)
+					per_cpu_ptr(w->watch->stats,
+						    cpu)->window_hits = 0;
+				WRITE_ONCE(w->watch->hot, false);
+				w->watch->hot_logged = false;
+			}
+		}
 		if (!w->watch->list.next) {
 			list_add_tail(&w->watch->list, &ksym_watches);
 			ksym_nr_watches++;
@@ -731,7 +808,8 @@ static int ksym_cpu_online(unsigned int cpu)
 	list_for_each_entry(watch, &ksym_watches, list) {
 		if (!ksym_spec_on_cpu(&watch->spec, cpu))
 			continue;
-		ret = ksym_bp_create(watch, &watch->spec, cpu, !ksym_armed);
+		ret = ksym_bp_create(watch, &watch->spec, cpu,
+				     !ksym_armed || READ_ONCE(watch->hot));
 		if (ret)
 			pr_warn("cannot watch %s on CPU %u: %d\n",
 				watch->spec.target, cpu, ret);
