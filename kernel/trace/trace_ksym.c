@@ -25,6 +25,8 @@
 #define pr_fmt(fmt) "ksym: " fmt
 
 #include <linux/cpumask.h>
+#include <linux/kallsyms.h>
+#include <linux/spinlock.h>
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -115,6 +117,68 @@ static void ksym_tracer_hit(const struct ksym_hit_rec *rec,
 			    const struct ksym_capture *cap);
 
 /*
+ * Lock words are touched by the locking primitives, not by who takes the
+ * lock: a hit inside them is counted for the first caller outside them.
+ * The primitives are the __lock_text functions (in_lock_functions()), the
+ * lock debugging wrappers and the queued-lock slow paths, whose extents
+ * are looked up once at boot. The event keeps the raw accessor (its ip).
+ */
+static const char * const ksym_lock_names[] = {
+	"do_raw_spin_lock", "do_raw_spin_trylock", "do_raw_spin_unlock",
+	"do_raw_read_lock", "do_raw_read_trylock", "do_raw_read_unlock",
+	"do_raw_write_lock", "do_raw_write_trylock", "do_raw_write_unlock",
+	"queued_spin_lock_slowpath", "__pv_queued_spin_lock_slowpath",
+	"queued_read_lock_slowpath", "queued_write_lock_slowpath",
+};
+
+static struct {
+	unsigned long	start;
+	unsigned long	end;
+} ksym_lock_ranges[ARRAY_SIZE(ksym_lock_names)] __ro_after_init;
+
+static void __init ksym_lock_ranges_init(void)
+{
+	unsigned long addr, size, off;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ksym_lock_names); i++) {
+		addr = kallsyms_lookup_name(ksym_lock_names[i]);
+		if (addr && kallsyms_lookup_size_offset(addr, &size, &off)) {
+			ksym_lock_ranges[i].start = addr;
+			ksym_lock_ranges[i].end = addr + size;
+		}
+	}
+}
+
+static bool ksym_in_lock_code(unsigned long ip)
+{
+	int i;
+
+	if (in_lock_functions(ip))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(ksym_lock_ranges); i++)
+		if (ip >= ksym_lock_ranges[i].start &&
+		    ip < ksym_lock_ranges[i].end)
+			return true;
+	return false;
+}
+
+/* The function a hit is counted for: the accessor, or who took the lock. */
+static unsigned long ksym_hit_caller(struct pt_regs *regs, unsigned long ip)
+{
+	unsigned long *ips = *this_cpu_ptr(&ksym_stack_scratch);
+	unsigned int i, nr;
+
+	if (!ksym_in_lock_code(ip))
+		return ip;
+	nr = stack_trace_save_regs(regs, ips, 8, 0);
+	for (i = 0; i < nr; i++)
+		if (!ksym_in_lock_code(ips[i]))
+			return ips[i];
+	return ip;
+}
+
+/*
  * The guard against a careless watch on a hot word: more hits in a second
  * on this CPU than ksym_max_hit_rate (0: no limit) disarm the watch.
  */
@@ -178,7 +242,8 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 	if (READ_ONCE(watch->spec.has_value))
 		rec.has_value = ksym_read_value(rec.addr, rec.len, &rec.value);
 
-	ksym_count_hit(this_cpu_ptr(watch->stats), rec.ip);
+	ksym_count_hit(this_cpu_ptr(watch->stats),
+		       ksym_hit_caller(regs, rec.ip));
 	if (ksym_too_hot(this_cpu_ptr(watch->stats)))
 		ksym_watch_too_hot(watch, bp);
 	trace_ksym_hit(&rec);
@@ -702,6 +767,7 @@ static __init int ksym_tracer_register(void)
 	ret = register_tracer(&ksym_tracer);
 	if (ret)
 		return ret;
+	ksym_lock_ranges_init();
 	ksym_watch_init();
 
 	if (tracing_init_dentry())
