@@ -88,12 +88,17 @@ for i, l in enumerate(lines):
         continue
     level, typ, msg = m.groups()
     where = "-"
+    code = ""
     if i + 1 < len(lines):
         w = re.match(r"^#\d+: FILE: ([^:]+):", lines[i + 1])
         if w:
             where = w.group(1)
+        if i + 2 < len(lines) and lines[i + 2].startswith("+"):
+            code = lines[i + 2]
+    # The ERE sees the message, a newline and the reported line of code.
+    text = msg + "\n" + code
     ok = any(t == "%s:%s" % (level, typ) and (g == "*" or fnmatch.fnmatch(where, g))
-             and rx.search(msg) for t, g, rx in allow)
+             and rx.search(text) for t, g, rx in allow)
     counts[level][0] += 1
     if not ok:
         counts[level][1] += 1
