@@ -112,7 +112,8 @@ static void ksym_count_hit(struct ksym_cpu_stats *stats, unsigned long ip)
 }
 
 static u32 ksym_tracer_want(void);
-static void ksym_tracer_hit(const struct ksym_hit_rec *rec,
+static bool ksym_tracer_recording(void);
+static void ksym_tracer_hit(struct ksym_hit_rec *rec,
 			    struct pt_regs *regs, u32 opts,
 			    const struct ksym_capture *cap);
 
@@ -136,6 +137,10 @@ static struct {
 	unsigned long	end;
 } ksym_lock_ranges[ARRAY_SIZE(ksym_lock_names)] __ro_after_init;
 
+/* What spans them all: most hits are outside, and two compares say so. */
+static unsigned long ksym_lock_lo __ro_after_init = ULONG_MAX;
+static unsigned long ksym_lock_hi __ro_after_init;
+
 static void __init ksym_lock_ranges_init(void)
 {
 	unsigned long addr, size, off;
@@ -146,6 +151,8 @@ static void __init ksym_lock_ranges_init(void)
 		if (addr && kallsyms_lookup_size_offset(addr, &size, &off)) {
 			ksym_lock_ranges[i].start = addr;
 			ksym_lock_ranges[i].end = addr + size;
+			ksym_lock_lo = min(ksym_lock_lo, addr);
+			ksym_lock_hi = max(ksym_lock_hi, addr + size);
 		}
 	}
 }
@@ -156,6 +163,8 @@ static bool ksym_in_lock_code(unsigned long ip)
 
 	if (in_lock_functions(ip))
 		return true;
+	if (ip < ksym_lock_lo || ip >= ksym_lock_hi)
+		return false;
 	for (i = 0; i < ARRAY_SIZE(ksym_lock_ranges); i++)
 		if (ip >= ksym_lock_ranges[i].start &&
 		    ip < ksym_lock_ranges[i].end)
@@ -210,44 +219,57 @@ static void ksym_hit_stack(struct pt_regs *regs, struct ksym_capture *cap)
 }
 
 /**
- * ksym_hit_handler - the overflow handler of every watch's breakpoints
- * @bp:   the breakpoint that hit
- * @data: perf's sample data (unused)
- * @regs: the registers of the accessing context, from the #DB exception
+ * ksym_hit_read_value - read the value a hit left, once, when it is recorded
+ * @rec: the hit; @rec->value_due says the value is still to be read
  *
- * Runs in the #DB exception, NMI-like: counts the hit, writes the ksym
- * events that are enabled and the entries of the ksym tracer where it is
- * current. No lock, no allocation, no formatting.
+ * Called by KSYM_HIT_ASSIGN() for every entry written for the hit, by the
+ * events and by the tracer: the first one reads, the others copy. Data
+ * breakpoints trap after the access and the #DB handler runs on the
+ * accessing CPU before it goes on, so this is the value the access left.
+ * DR7 is cleared while #DB runs: the read cannot recurse.
  */
-void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
-		      struct pt_regs *regs)
+void ksym_hit_read_value(struct ksym_hit_rec *rec)
+{
+	if (!rec->value_due)
+		return;
+	rec->value_due = 0;
+	rec->has_value = ksym_read_value(rec->addr, rec->len, &rec->value);
+}
+
+/* Does a ksym event want this hit? Static keys: nothing while all are off. */
+static bool ksym_events_want(void)
+{
+	if (trace_ksym_hit_enabled() || trace_ksym_stack_enabled())
+		return true;
+#ifdef CONFIG_X86_64
+	if (trace_ksym_regs_enabled())
+		return true;
+#endif
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
+	if (trace_ksym_branches_enabled())
+		return true;
+#endif
+	return false;
+}
+
+/* The hit, recorded: the events that are on and the tracer's entries. */
+static noinline void ksym_hit_record(struct perf_event *bp,
+				     struct pt_regs *regs, u32 opts)
 {
 	struct ksym_watch *watch = bp->overflow_handler_context;
 	struct ksym_capture cap = { };
 	struct ksym_hit_rec rec = {
-		.addr	= bp->attr.bp_addr,
-		.len	= bp->attr.bp_len,
-		.access	= bp->attr.bp_type,
-		.ip	= instruction_pointer(regs),
-		.sp	= kernel_stack_pointer(regs),
-		.bp	= frame_pointer(regs),
-		.flags	= ksym_regs_flags(regs),
+		.addr		= bp->attr.bp_addr,
+		.len		= bp->attr.bp_len,
+		.access		= bp->attr.bp_type,
+		.ip		= instruction_pointer(regs),
+		.sp		= kernel_stack_pointer(regs),
+		.bp		= frame_pointer(regs),
+		.flags		= ksym_regs_flags(regs),
+		.value_due	= READ_ONCE(watch->spec.has_value),
 	};
-	u32 opts = ksym_tracer_want();
 
-	/*
-	 * Data breakpoints trap after the access: this reads the value the
-	 * access left. DR7 is cleared while #DB runs, so it cannot recurse.
-	 */
-	if (READ_ONCE(watch->spec.has_value))
-		rec.has_value = ksym_read_value(rec.addr, rec.len, &rec.value);
-
-	ksym_count_hit(this_cpu_ptr(watch->stats),
-		       ksym_hit_caller(regs, rec.ip));
-	if (ksym_too_hot(this_cpu_ptr(watch->stats)))
-		ksym_watch_too_hot(watch, bp);
 	trace_ksym_hit(&rec);
-
 #ifdef CONFIG_X86_64
 	if (trace_ksym_regs_enabled())
 		trace_ksym_regs(regs);
@@ -264,6 +286,37 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 #endif
 	if (opts & KSYM_TRACER_CURRENT)
 		ksym_tracer_hit(&rec, regs, opts, &cap);
+}
+
+/**
+ * ksym_hit_handler - the overflow handler of every watch's breakpoints
+ * @bp:   the breakpoint that hit
+ * @data: perf's sample data (unused)
+ * @regs: the registers of the accessing context, from the #DB exception
+ *
+ * Runs in the #DB exception, NMI-like: counts the hit, then writes the ksym
+ * events that are enabled and the entries of the ksym tracer where it is
+ * current and recording. No lock, no allocation, no formatting. A hit that
+ * nothing records (the tracer current with tracing off, say) is only
+ * counted: that path is kept short, since it is what a watch on a busy
+ * word costs.
+ */
+void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
+		      struct pt_regs *regs)
+{
+	struct ksym_watch *watch = bp->overflow_handler_context;
+	struct ksym_cpu_stats *stats = this_cpu_ptr(watch->stats);
+	u32 opts = ksym_tracer_want();
+
+	ksym_count_hit(stats, ksym_hit_caller(regs, instruction_pointer(regs)));
+	if (unlikely(ksym_too_hot(stats)))
+		ksym_watch_too_hot(watch, bp);
+
+	/* The tracer's captures only for an instance that records them. */
+	if ((opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
+		opts = 0;
+	if (opts || ksym_events_want())
+		ksym_hit_record(bp, regs, opts);
 }
 
 /* ------------------------------------------------------------------------
@@ -572,7 +625,7 @@ static bool ksym_event_on(const struct ksym_instance *ins, int ev)
 }
 
 static void ksym_tracer_write(const struct ksym_instance *ins,
-			      const struct ksym_hit_rec *rec,
+			      struct ksym_hit_rec *rec,
 			      struct pt_regs *regs, u32 opts,
 			      const struct ksym_capture *cap,
 			      unsigned int trace_ctx)
@@ -646,7 +699,25 @@ static void ksym_tracer_write(const struct ksym_instance *ins,
 }
 
 /* From the hit path: one set of entries into each instance. */
-static void ksym_tracer_hit(const struct ksym_hit_rec *rec,
+/* The instance's buffer takes entries (tracing_on, not disabled). */
+static bool ksym_instance_recording(const struct ksym_instance *ins)
+{
+	return ring_buffer_record_is_on(ins->tr->array_buffer.buffer);
+}
+
+/* Does an instance with the tracer current record now? */
+static bool ksym_tracer_recording(void)
+{
+	struct ksym_instance *ins;
+
+	list_for_each_entry_rcu(ins, &ksym_instances, list)
+		if (ksym_instance_recording(ins))
+			return true;
+	return false;
+}
+
+/* From the hit path: one set of entries into each instance recording. */
+static void ksym_tracer_hit(struct ksym_hit_rec *rec,
 			    struct pt_regs *regs, u32 opts,
 			    const struct ksym_capture *cap)
 {
@@ -654,7 +725,9 @@ static void ksym_tracer_hit(const struct ksym_hit_rec *rec,
 	struct ksym_instance *ins;
 
 	list_for_each_entry_rcu(ins, &ksym_instances, list)
-		ksym_tracer_write(ins, rec, regs, opts, cap, trace_ctx);
+		if (ksym_instance_recording(ins))
+			ksym_tracer_write(ins, rec, regs, opts, cap,
+					  trace_ctx);
 }
 
 /* The tracer as a consumer: it arms the watches, and maybe snippets. */
