@@ -143,18 +143,27 @@ if has_part main; then
 	echo 1 > tracing_on
 	row ring "ksym ksym_hit into the ring buffer"
 	echo 1 > options/ksym-regs
+	sync_arm
 	row regs "ksym + ksym-regs"
 	echo 0 > options/ksym-regs
 	echo 1 > options/ksym-stack
+	sync_arm
 	row stack "ksym + ksym-stack (depth $(cat ksym_stack_depth))"
 	echo 0 > options/ksym-stack
 	echo 1 > options/stacktrace
+	sync_arm
 	row stacktrace "ksym + options/stacktrace"
 	echo 0 > options/stacktrace
 	row stackoff "ksym, stack options off again"
+	# Snippets start and stop in the arming work (sync_arm waits for it
+	# after every option change): measured without the wait, the row after
+	# ksym-branches off still had the software trail's ftrace_ops, ~900
+	# instructions per write of the hit generator.
 	echo 1 > options/ksym-branches
+	sync_arm
 	row branches "ksym + ksym-branches ($(sed -n 's/in use: //p' ksym_branch_source), $(cat ksym_branch_entries))"
 	echo 0 > options/ksym-branches
+	sync_arm
 	row optoff "ksym, branches off again"
 	echo nop > current_tracer
 	row traceroff "tracer off again (disarmed)"
