@@ -1,5 +1,6 @@
 #!/bin/sh
-# guest-init.sh - /init (PID 1) of the test VM; runs under busybox sh, not bash.
+# guest-init.sh - /init (PID 1) of the test VM; runs under busybox sh, not bash
+# (ftracetest runs under dash, see run_tests).
 #
 # Mounts proc, sys, devtmpfs, devpts, tmpfs /tmp, tracefs and debugfs, prints the
 # CPUs and the boot time, then runs the mode named on the kernel command line:
@@ -93,13 +94,23 @@ run_tests() {
 	0) vflag= ;;
 	*) vflag=-v ;;
 	esac
+	# ftracetest sources each case into its own shell. Under busybox sh a
+	# command named like an applet (ping) runs as an exec of /proc/self/exe,
+	# whatever PATH holds, so sched_process_exec would see
+	# filename=/proc/self/exe; under dash, "ping" is an exec of /bin/ping as
+	# on any distribution.
+	ftsh="dash"
+	if ! command -v dash > /dev/null; then
+		echo "KSYM-INIT: no dash in the initramfs, ftracetest runs under busybox sh"
+		ftsh="sh"
+	fi
 	if [ "$ncases" -eq 0 ]; then
 		echo "KSYM-FTRACETEST: ftracetest found no test in '$tests' (0 cases)"
 	else
-		echo "KSYM-FTRACETEST: ./ftracetest -K $vflag --fail-unresolved -l /tmp/ftracetest-logs$args ($ncases case(s))"
+		echo "KSYM-FTRACETEST: $ftsh ./ftracetest -K $vflag --fail-unresolved -l /tmp/ftracetest-logs$args ($ncases case(s))"
 		# shellcheck disable=SC2086 # $vflag and $args are word lists on purpose
 		{
-			./ftracetest -K $vflag --fail-unresolved -l /tmp/ftracetest-logs $args < /dev/null
+			$ftsh ./ftracetest -K $vflag --fail-unresolved -l /tmp/ftracetest-logs $args < /dev/null
 			echo $? > /tmp/ftracetest.rc
 		} 2>&1 | tee /tmp/ftracetest.out
 		read -r ftrc < /tmp/ftracetest.rc || ftrc=1
@@ -154,7 +165,7 @@ run)
 *)
 	[ "$mode" = shell ] || echo "KSYM-INIT: unknown ksym.mode=$mode, starting a shell"
 	echo "KSYM-INIT: shell on the console; exit it to stop the VM."
-	echo "KSYM-INIT: tests: cd /ftrace && ./ftracetest -v test.d/ksym   tracefs: /sys/kernel/tracing"
+	echo "KSYM-INIT: tests: cd /ftrace && dash ./ftracetest -v test.d/ksym   tracefs: /sys/kernel/tracing"
 	cd /root || cd /
 	setsid cttyhack sh -l
 	finish

@@ -16,6 +16,8 @@ packages=(
 	linux-source-6.12
 	# test VM: root file system, tracing tools, QEMU
 	busybox-static trace-cmd linux-perf libtracefs-dev libtraceevent-dev qemu-system-x86
+	# ftracetest's shell in the VM
+	dash
 	# tools/ksym-ctl reads trace.dat files with libtracecmd
 	libtracecmd-dev
 	# make lint

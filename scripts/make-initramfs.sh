@@ -2,6 +2,7 @@
 # make-initramfs.sh - build build/initramfs.cpio.gz, the root file system of the test VM.
 #
 # Contents: busybox-static with a symlink per applet; /init = scripts/guest-init.sh;
+# Debian's dash (ftracetest runs under it) and coreutils' nice;
 # Debian's perf (unless KSYM_NO_PERF=1) with its shared libraries;
 # /ftrace = the tree's tools/testing/selftests/ftrace (ftracetest, test.d, helpers)
 # with the project's selftests/ftrace/ copied over it (our cases in test.d/ksym/);
@@ -87,6 +88,12 @@ copy_with_libs "$TRACE_CMD"
 # coreutils' nice (busybox-static has none): upstream hist-trigger cases run
 # "nice -n 1 ping".
 if NICE=$(command -v nice); then copy_with_libs "$NICE"; fi
+# Debian's dash, the shell /init runs ftracetest under: busybox sh runs an applet
+# such as ping by exec of /proc/self/exe, so sched_process_exec says
+# filename=/proc/self/exe, not /bin/ping (upstream's dynstring case greps for it).
+DASH=$(command -v dash || true)
+[[ -n $DASH ]] || die "dash missing (make deps installs it)"
+copy_with_libs "$DASH"
 # perf (Debian's linux-perf, 6.1: old enough for record/script of tracepoints on 6.12)
 # for the tests that say "requires: perf:program". KSYM_NO_PERF=1 leaves it out.
 if [[ ${KSYM_NO_PERF:-0} != 1 ]]; then
