@@ -42,6 +42,7 @@ END {
 	peer["stack"] = "perf_record_g"; target["stack"] = 1.0
 	peer["stacktrace"] = "perf_record_g"; target["stacktrace"] = 1.0
 	peer["regs"] = "perf_record"; peer["hist"] = "perf_record"; peer["evoff"] = "perf_stat"
+	peer["floor"] = "perf_stat"
 	pname["perf_stat"] = "perf stat"; pname["perf_record"] = "perf record"
 	pname["perf_record_g"] = "perf record -g"
 	base = ns["none"]
@@ -60,11 +61,16 @@ END {
 				}
 			}
 			seen = note[id]
-			sub(/^(perf|ksym counted): /, "", seen); sub(/^ksym counted /, "", seen)
+			sub(/^(perf|floor|ksym counted): /, "", seen); sub(/^ksym counted /, "", seen)
 			sub(/ of /, "/", seen)
 			printf "  %-44s %7s %9s  %-22s %-15s %s\n", label[id], num(ns[id]) ? sprintf("%.0f", ns[id]) : "-",
 				ratio(ns[id], base), vp, tg, seen
 		}
+	}
+	if (num(ns["floor"]) && num(ns["count"]) && num(ns["perf_stat"])) {
+		print ""
+		printf "Counting only is %.0f instructions above perf stat: %.0f of them the sampling overflow path\n", ns["count"] - ns["perf_stat"], ns["floor"] - ns["perf_stat"]
+		printf "of perf (the floor row: any overflow handler pays it), %.0f the ksym handler. The floor alone is %s perf stat.\n", ns["count"] - ns["floor"], ratio(ns["floor"], ns["perf_stat"])
 	}
 	if (length(hascpu) || length(haswatch)) {
 		print ""

@@ -134,6 +134,14 @@ if has_part main; then
 	perf_row perf_record_g "perf record -a -g -e mem:ADDR/8:w" \
 		record -q -a -g -c 1 -m 16M -o /tmp/bench-perf.data -e "mem:$ADDR/8:w"
 	rm -f /tmp/bench-perf.*
+	# The floor of any tracer built on perf's breakpoints: the same
+	# breakpoint, sampling every hit, with an overflow handler that only
+	# counts (ksym_hitgen/floor). Above perf stat it is perf's sampling
+	# overflow path, which every overflow handler pays.
+	echo 1 > $H/floor
+	ns=$(measure "$N")
+	echo "ROW|floor|$ns|perf breakpoint + handler that only counts|floor: $(cat $H/floor) of $N"
+	echo 0 > $H/floor
 	echo 'ksym_hitgen_var/8:-w-' > ksym_trace_filter
 	row disarmed "ksym watch set, no consumer (disarmed)"
 	echo ksym > current_tracer

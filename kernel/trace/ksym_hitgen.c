@@ -20,6 +20,13 @@
  *						(HPET main counter, ioremapped)
  *	/sys/kernel/debug/ksym_hitgen/mmio_read	N: ksym_hitgen_mmio() reads
  *						that register N times
+ *	/sys/kernel/debug/ksym_hitgen/floor	1: a write breakpoint on
+ *						ksym_hitgen_var on every CPU whose
+ *						overflow handler only counts; 0:
+ *						none; reads the hits it counted
+ *
+ * floor is for make bench: what perf's breakpoint core costs with the
+ * least overflow handler there is, the floor of any tracer built on it.
  *
  * Each write of N to a control file runs on the writing task's CPU, so
  * "taskset -c 1 sh -c 'echo 100 > write_a'" makes 100 hits on CPU 1.
@@ -29,6 +36,9 @@
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/io.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
 
 /* Watched by the tests: 8-byte, 4-byte and 16-byte (no default LEN) data. */
 unsigned long ksym_hitgen_var;
@@ -156,6 +166,60 @@ static int ksym_hitgen_var_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_var_fops, ksym_hitgen_var_get, NULL,
 			 "%llu\n");
 
+/* The floor: a breakpoint whose overflow handler does nothing but count. */
+static DEFINE_MUTEX(ksym_hitgen_floor_lock);
+static struct perf_event * __percpu *ksym_hitgen_floor_bp;
+static DEFINE_PER_CPU(unsigned long, ksym_hitgen_floor_hits);
+
+static void ksym_hitgen_floor_hit(struct perf_event *bp,
+				  struct perf_sample_data *data,
+				  struct pt_regs *regs)
+{
+	this_cpu_inc(ksym_hitgen_floor_hits);
+}
+
+static int ksym_hitgen_floor_set(void *data, u64 on)
+{
+	struct perf_event_attr attr;
+	struct perf_event * __percpu *bp;
+	int cpu;
+
+	guard(mutex)(&ksym_hitgen_floor_lock);
+	if (!on) {
+		if (ksym_hitgen_floor_bp)
+			unregister_wide_hw_breakpoint(ksym_hitgen_floor_bp);
+		ksym_hitgen_floor_bp = NULL;
+		return 0;
+	}
+	if (ksym_hitgen_floor_bp)
+		return 0;
+	for_each_possible_cpu(cpu)
+		per_cpu(ksym_hitgen_floor_hits, cpu) = 0;
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)&ksym_hitgen_var;
+	attr.bp_len = HW_BREAKPOINT_LEN_8;
+	attr.bp_type = HW_BREAKPOINT_W;
+	bp = register_wide_hw_breakpoint(&attr, ksym_hitgen_floor_hit, NULL);
+	if (IS_ERR(bp))
+		return PTR_ERR(bp);
+	ksym_hitgen_floor_bp = bp;
+	return 0;
+}
+
+static int ksym_hitgen_floor_get(void *data, u64 *val)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(ksym_hitgen_floor_hits, cpu);
+	*val = sum;
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_floor_fops, ksym_hitgen_floor_get,
+			 ksym_hitgen_floor_set, "%llu\n");
+
 static struct dentry *ksym_hitgen_dir;
 
 static int __init ksym_hitgen_init(void)
@@ -178,6 +242,8 @@ static int __init ksym_hitgen_init(void)
 					   files[i].fn, &ksym_hitgen_fops);
 	debugfs_create_file_unsafe("var", 0400, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_var_fops);
+	debugfs_create_file_unsafe("floor", 0600, ksym_hitgen_dir, NULL,
+				   &ksym_hitgen_floor_fops);
 	ksym_hitgen_hpet = ioremap(KSYM_HITGEN_HPET, PAGE_SIZE);
 	if (ksym_hitgen_hpet) {
 		debugfs_create_file_unsafe("mmio_addr", 0400, ksym_hitgen_dir,
@@ -191,6 +257,7 @@ static int __init ksym_hitgen_init(void)
 static void __exit ksym_hitgen_exit(void)
 {
 	debugfs_remove(ksym_hitgen_dir);
+	ksym_hitgen_floor_set(NULL, 0);
 	if (ksym_hitgen_hpet)
 		iounmap(ksym_hitgen_hpet);
 }
