@@ -8,6 +8,8 @@
 #   make vm         the same VM with an interactive shell on the serial console
 #   make bench      cost of a watched access per configuration, next to perf's,
 #                   and its growth (build/bench.txt, build/bench.svg)
+#   make bench-profile  instructions of one hit per function, ksym and perf
+#                   (gdb single-steps it in the VM; build/profile/profile.txt)
 #   make build      deps + tree + kernel + initramfs, no test run
 #   make deps | tree | kernel | initramfs | lint | clean | distclean
 #   make patches    the project as a git format-patch series against plain 6.12
@@ -23,7 +25,7 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all check check-debug vm bench build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
+.PHONY: all check check-debug vm bench bench-profile build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
 	patches patches-check
 
 BUILD := build
@@ -119,6 +121,14 @@ bench: build
 	bash scripts/install-deps.sh --bench || echo "make bench: gnuplot-nox not installed, no chart"
 	KSYM_QEMU_EXTRA="$${KSYM_QEMU_EXTRA:--icount shift=0,sleep=off}" \
 		bash bench/run-bench.sh
+
+# Where the instructions of one hit go, function by function: ksym counting
+# only, ksym into the ring buffer, the floor (a perf breakpoint whose handler
+# only counts) and perf stat, one hit each single-stepped by gdb through
+# QEMU's gdbstub (build/profile/profile.txt). bench/hit-profile.sh.
+bench-profile: build
+	bash scripts/install-deps.sh --bench
+	bash bench/hit-profile.sh
 
 # Everything the VM boots, from a fresh clone: packages, tree, kernel, initramfs
 # (.NOTPARALLEL: in this order).

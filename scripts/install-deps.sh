@@ -4,8 +4,9 @@
 # Checks with dpkg-query first and returns at once when everything is installed;
 # otherwise runs apt-get update and apt-get install -y --no-install-recommends of
 # the missing ones (as root, or through sudo).
-# --bench: only make bench's optional package (gnuplot-nox, for build/bench.svg);
-# make bench goes on without it (no chart), and the other targets never need it.
+# --bench: only the packages of make bench and make bench-profile (gnuplot-nox,
+# for build/bench.svg: make bench goes on without it, with no chart; gdb, which
+# make bench-profile needs); the other targets never need them.
 set -euo pipefail
 
 packages=(
@@ -26,7 +27,7 @@ packages=(
 	kernelshark libkshark-dev libjson-c-dev g++ xvfb imagemagick xdotool
 )
 if [[ ${1:-} == --bench ]]; then
-	packages=(gnuplot-nox)
+	packages=(gnuplot-nox gdb)
 fi
 
 missing=()
