@@ -118,7 +118,7 @@ run_tests() {
 		# The results again, together, so that kernel messages printed while the
 		# tests ran cannot split them.
 		echo "KSYM-FTRACE-RESULTS-BEGIN"
-		grep -E '^(not ok|ok) [0-9]+ |^1\.\.[0-9]+$|^# Totals:' /tmp/ftracetest.out
+		grep -E '^(not ok|ok) [0-9]+ |^1\.\.[0-9]+$|^# Totals: pass:' /tmp/ftracetest.out
 		grep '^# of ' /tmp/ftracetest-logs/ftracetest.log 2> /dev/null
 		echo "KSYM-FTRACE-RESULTS-END"
 	fi
