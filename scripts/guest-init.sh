@@ -5,7 +5,8 @@
 # Mounts proc, sys, devtmpfs, devpts, tmpfs /tmp, tracefs and debugfs, prints the
 # CPUs and the boot time, then runs the mode named on the kernel command line:
 #   ksym.mode=test   run ftracetest (KTAP output) on ksym.tests (comma-separated
-#                    paths under /ftrace, default test.d/ksym), print the results
+#                    paths under /ftrace, default test.d/ksym and upstream's
+#                    test.d/trigger/inter-event), print the results
 #                    between KSYM-TEST-BEGIN and "KSYM-TEST-END rc=N", reboot -f
 #                    (QEMU runs with -no-reboot, so that ends it). The host
 #                    (scripts/run-vm.sh) parses the console log.
@@ -41,7 +42,7 @@ hostname ksym-vm
 ifconfig lo 127.0.0.1 up 2> /dev/null || echo "KSYM-INIT: cannot bring lo up"
 
 mode=shell
-tests=test.d/ksym
+tests=test.d/ksym,test.d/trigger/inter-event
 verbose=1
 kmemleak=0
 read -r cmdline < /proc/cmdline

@@ -17,7 +17,8 @@
 #                             (Ctrl-A X quits QEMU).
 # Env: KSYM_VM_TIMEOUT (s, default 1200), KSYM_VM_IDLE_TIMEOUT (s without console
 # output before the VM is judged hung, default 600, 0 = off), KSYM_TESTS
-# (comma-separated paths under the guest's /ftrace, default test.d/ksym),
+# (comma-separated paths under the guest's /ftrace, default
+# test.d/ksym,test.d/trigger/inter-event),
 # KSYM_FT_VERBOSE (ftracetest verbosity 0-3, default 1), KSYM_SMP (2), KSYM_MEM (1024),
 # KSYM_APPEND (extra kernel arguments), KSYM_QEMU_EXTRA (extra QEMU arguments),
 # KSYM_ACCEL (QEMU -accel, default tcg,thread=single: with one host thread per
@@ -33,7 +34,7 @@
 # build/bench.txt; bench/run-bench.sh boots several times and reports them).
 # KSYM_SELFTEST_DIR (test mode: a directory of .tc files, outside the project too;
 # it is appended to the initramfs as /ftrace/test.d/user and run instead of
-# test.d/ksym, unless KSYM_TESTS says otherwise: make selftest TESTDIR=DIR).
+# the default list, unless KSYM_TESTS says otherwise: make selftest TESTDIR=DIR).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
