@@ -113,7 +113,7 @@ static void ksym_count_hit(struct ksym_cpu_stats *stats, unsigned long ip)
 
 static u32 ksym_tracer_want(void);
 static bool ksym_tracer_recording(void);
-static void ksym_tracer_hit(struct ksym_hit_rec *rec,
+static void ksym_tracer_hit(const struct ksym_hit_rec *rec,
 			    struct pt_regs *regs, u32 opts,
 			    const struct ksym_capture *cap);
 
@@ -218,24 +218,6 @@ static void ksym_hit_stack(struct pt_regs *regs, struct ksym_capture *cap)
 					    READ_ONCE(ksym_stack_depth), 0);
 }
 
-/**
- * ksym_hit_read_value - read the value a hit left, once, when it is recorded
- * @rec: the hit; @rec->value_due says the value is still to be read
- *
- * Called by KSYM_HIT_ASSIGN() for every entry written for the hit, by the
- * events and by the tracer: the first one reads, the others copy. Data
- * breakpoints trap after the access and the #DB handler runs on the
- * accessing CPU before it goes on, so this is the value the access left.
- * DR7 is cleared while #DB runs: the read cannot recurse.
- */
-void ksym_hit_read_value(struct ksym_hit_rec *rec)
-{
-	if (!rec->value_due)
-		return;
-	rec->value_due = 0;
-	rec->has_value = ksym_read_value(rec->addr, rec->len, &rec->value);
-}
-
 /* Does a ksym event want this hit? Static keys: nothing while all are off. */
 static bool ksym_events_want(void)
 {
@@ -252,22 +234,34 @@ static bool ksym_events_want(void)
 	return false;
 }
 
-/* The hit, recorded: the events that are on and the tracer's entries. */
+/*
+ * The hit, recorded: the events that are on and the tracer's entries. Only
+ * when something records: a hit that is only counted does not read the
+ * value or build the record.
+ */
 static noinline void ksym_hit_record(struct perf_event *bp,
 				     struct pt_regs *regs, u32 opts)
 {
 	struct ksym_watch *watch = bp->overflow_handler_context;
 	struct ksym_capture cap = { };
 	struct ksym_hit_rec rec = {
-		.addr		= bp->attr.bp_addr,
-		.len		= bp->attr.bp_len,
-		.access		= bp->attr.bp_type,
-		.ip		= instruction_pointer(regs),
-		.sp		= kernel_stack_pointer(regs),
-		.bp		= frame_pointer(regs),
-		.flags		= ksym_regs_flags(regs),
-		.value_due	= READ_ONCE(watch->spec.has_value),
+		.addr	= bp->attr.bp_addr,
+		.len	= bp->attr.bp_len,
+		.access	= bp->attr.bp_type,
+		.ip	= instruction_pointer(regs),
+		.sp	= kernel_stack_pointer(regs),
+		.bp	= frame_pointer(regs),
+		.flags	= ksym_regs_flags(regs),
 	};
+
+	/*
+	 * Data breakpoints trap after the access: this reads the value the
+	 * access left, before any consumer (a BPF program on the raw
+	 * tracepoint too) sees the record. DR7 is cleared while #DB runs, so
+	 * it cannot recurse.
+	 */
+	if (READ_ONCE(watch->spec.has_value))
+		rec.has_value = ksym_read_value(rec.addr, rec.len, &rec.value);
 
 	trace_ksym_hit(&rec);
 #ifdef CONFIG_X86_64
@@ -308,15 +302,20 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 	struct ksym_cpu_stats *stats = this_cpu_ptr(watch->stats);
 	u32 opts = ksym_tracer_want();
 
-	ksym_count_hit(stats, ksym_hit_caller(regs, instruction_pointer(regs)));
-	if (unlikely(ksym_too_hot(stats)))
-		ksym_watch_too_hot(watch, bp);
-
-	/* The tracer's captures only for an instance that records them. */
+	/*
+	 * Recorded first, so that the value is read as soon after the access
+	 * as can be (the caller of a lock-code hit takes an unwind); the
+	 * tracer's captures only for an instance that records them.
+	 */
 	if ((opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
 		opts = 0;
 	if (opts || ksym_events_want())
 		ksym_hit_record(bp, regs, opts);
+
+	/* ksym_hit_record()'s stack capture is written: the scratch is free. */
+	ksym_count_hit(stats, ksym_hit_caller(regs, instruction_pointer(regs)));
+	if (unlikely(ksym_too_hot(stats)))
+		ksym_watch_too_hot(watch, bp);
 }
 
 /* ------------------------------------------------------------------------
@@ -698,7 +697,6 @@ static void ksym_tracer_write(const struct ksym_instance *ins,
 #endif
 }
 
-/* From the hit path: one set of entries into each instance. */
 /* The instance's buffer takes entries (tracing_on, not disabled). */
 static bool ksym_instance_recording(const struct ksym_instance *ins)
 {
@@ -717,7 +715,7 @@ static bool ksym_tracer_recording(void)
 }
 
 /* From the hit path: one set of entries into each instance recording. */
-static void ksym_tracer_hit(struct ksym_hit_rec *rec,
+static void ksym_tracer_hit(const struct ksym_hit_rec *rec,
 			    struct pt_regs *regs, u32 opts,
 			    const struct ksym_capture *cap)
 {

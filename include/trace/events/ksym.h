@@ -34,9 +34,6 @@
  * @has_value: @value was read; it is not for execute watches and for
  *          memory that is not RAM (device registers, where a read can have
  *          side effects)
- * @value_due: @value is still to be read, at the first entry written for
- *          the hit (ksym_hit_read_value()): a hit that is only counted does
- *          not pay for the read
  */
 struct ksym_hit_rec {
 	unsigned long	addr;
@@ -48,10 +45,7 @@ struct ksym_hit_rec {
 	u8		len;
 	u8		access;
 	u8		has_value;
-	u8		value_due;
 };
-
-void ksym_hit_read_value(struct ksym_hit_rec *rec);
 
 /*
  * The fields of ksym_hit and ksym_regs from what the hit path has: one
@@ -60,7 +54,6 @@ void ksym_hit_read_value(struct ksym_hit_rec *rec);
  */
 #define KSYM_HIT_ASSIGN(e, rec)						\
 	do {								\
-		ksym_hit_read_value(rec);				\
 		(e)->addr	= (rec)->addr;				\
 		(e)->ip		= (rec)->ip;				\
 		(e)->sp		= (rec)->sp;				\
@@ -103,7 +96,7 @@ enum ksym_branch_src {
 
 TRACE_EVENT_FN(ksym_hit,
 
-	TP_PROTO(struct ksym_hit_rec *rec),
+	TP_PROTO(const struct ksym_hit_rec *rec),
 
 	TP_ARGS(rec),
 
