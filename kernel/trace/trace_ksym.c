@@ -616,15 +616,24 @@ static u32 ksym_tracer_want(void)
 /* The __data_loc word of a dynamic array of @len bytes at the entry's end. */
 #define KSYM_DATA_LOC(type, len)	((u32)(len) << 16 | offsetof(type, __data))
 
-/* The instance's own ksym event @ev is enabled: it writes the entry. */
+/*
+ * The instance's own ksym event @ev writes the entry. Not when it is only
+ * soft-enabled, for a trigger (hist, enable_event, ...): then the event
+ * runs its triggers but writes nothing, and the tracer's entry is wanted.
+ */
 static bool ksym_event_on(const struct ksym_instance *ins, int ev)
 {
-	return ins->files[ev] &&
-	       (READ_ONCE(ins->files[ev]->flags) & EVENT_FILE_FL_ENABLED);
+	unsigned long flags;
+
+	if (!ins->files[ev])
+		return false;
+	flags = READ_ONCE(ins->files[ev]->flags);
+	return (flags & EVENT_FILE_FL_ENABLED) &&
+	       !(flags & EVENT_FILE_FL_SOFT_DISABLED);
 }
 
 static void ksym_tracer_write(const struct ksym_instance *ins,
-			      struct ksym_hit_rec *rec,
+			      const struct ksym_hit_rec *rec,
 			      struct pt_regs *regs, u32 opts,
 			      const struct ksym_capture *cap,
 			      unsigned int trace_ctx)
