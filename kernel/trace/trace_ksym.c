@@ -128,7 +128,9 @@ static const char * const ksym_lock_names[] = {
 	"do_raw_spin_lock", "do_raw_spin_trylock", "do_raw_spin_unlock",
 	"do_raw_read_lock", "do_raw_read_trylock", "do_raw_read_unlock",
 	"do_raw_write_lock", "do_raw_write_trylock", "do_raw_write_unlock",
-	"queued_spin_lock_slowpath", "__pv_queued_spin_lock_slowpath",
+	"queued_spin_lock_slowpath", "native_queued_spin_lock_slowpath",
+	"__pv_queued_spin_lock_slowpath", "__pv_queued_spin_unlock",
+	"__pv_queued_spin_unlock_slowpath",
 	"queued_read_lock_slowpath", "queued_write_lock_slowpath",
 };
 
