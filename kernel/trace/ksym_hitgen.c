@@ -26,7 +26,9 @@
  *						none; reads the hits it counted
  *
  * floor is for make bench: what perf's breakpoint core costs with the
- * least overflow handler there is, the floor of any tracer built on it.
+ * least overflow handler there is, the floor of any tracer built on it. It
+ * takes a debug register on the CPUs online when it is set (not on CPUs
+ * that come online later): leave it off while other tests count slots.
  *
  * Each write of N to a control file runs on the writing task's CPU, so
  * "taskset -c 1 sh -c 'echo 100 > write_a'" makes 100 hits on CPU 1.
@@ -171,9 +173,9 @@ static DEFINE_MUTEX(ksym_hitgen_floor_lock);
 static struct perf_event * __percpu *ksym_hitgen_floor_bp;
 static DEFINE_PER_CPU(unsigned long, ksym_hitgen_floor_hits);
 
-static void ksym_hitgen_floor_hit(struct perf_event *bp,
-				  struct perf_sample_data *data,
-				  struct pt_regs *regs)
+static notrace void ksym_hitgen_floor_hit(struct perf_event *bp,
+					  struct perf_sample_data *data,
+					  struct pt_regs *regs)
 {
 	this_cpu_inc(ksym_hitgen_floor_hits);
 }
@@ -184,6 +186,8 @@ static int ksym_hitgen_floor_set(void *data, u64 on)
 	struct perf_event * __percpu *bp;
 	int cpu;
 
+	if (on > 1)
+		return -EINVAL;
 	guard(mutex)(&ksym_hitgen_floor_lock);
 	if (!on) {
 		if (ksym_hitgen_floor_bp)
