@@ -52,6 +52,14 @@ BENCH_OUT=${KSYM_BENCH_OUT:-$ROOT/build/bench.txt}
 
 [[ -f $KERNEL ]] || die "$KERNEL missing (make kernel)"
 [[ -f $INITRD ]] || die "$INITRD missing (make initramfs)"
+selftest_initrd= qpid= tpid=
+cleanup() {
+	if [[ -n $qpid ]]; then kill "$qpid" 2> /dev/null || true; fi
+	if [[ -n $tpid ]]; then kill "$tpid" 2> /dev/null || true; fi
+	if [[ -n $selftest_initrd ]]; then rm -f "$selftest_initrd" "$selftest_initrd.user"; fi
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
 if [[ $MODE == test && -n ${KSYM_SELFTEST_DIR:-} ]]; then
 	# The kernel unpacks concatenated cpio archives one after the other: the
 	# user's cases go in a small second archive appended to the initramfs.
@@ -61,13 +69,14 @@ if [[ $MODE == test && -n ${KSYM_SELFTEST_DIR:-} ]]; then
 	ustage=$(mktemp -d)
 	mkdir -p "$ustage/ftrace/test.d/user"
 	cp -a "$KSYM_SELFTEST_DIR/." "$ustage/ftrace/test.d/user/"
-	combined=$(dirname "$LOG")/selftest-initramfs.cpio.gz
-	mkdir -p "$(dirname "$combined")"
+	# A file of its own, removed at exit: two selftest runs at once (with
+	# different KSYM_LOG) must not boot each other's cases.
+	selftest_initrd=$(mktemp --suffix=.cpio.gz "${TMPDIR:-/tmp}/ksym-selftest-initramfs.XXXXXX")
 	(cd "$ustage" && find . -print0 | LC_ALL=C sort -z |
-		cpio --null --create --format=newc --owner=0:0 --quiet | gzip -1) > "$combined.user"
-	cat "$INITRD" "$combined.user" > "$combined"
-	rm -rf "$ustage" "$combined.user"
-	INITRD=$combined
+		cpio --null --create --format=newc --owner=0:0 --quiet | gzip -1) > "$selftest_initrd.user"
+	cat "$INITRD" "$selftest_initrd.user" > "$selftest_initrd"
+	rm -rf "$ustage" "$selftest_initrd.user"
+	INITRD=$selftest_initrd
 	KSYM_TESTS=${KSYM_TESTS:-test.d/user}
 	echo "run-vm: $ntc case(s) from $KSYM_SELFTEST_DIR as /ftrace/test.d/user"
 fi
@@ -112,13 +121,6 @@ echo "run-vm: console -> ${LOG#"$ROOT"/}, limit ${TIMEOUT} s (idle ${IDLE} s)"
 start=$SECONDS
 "${qemu[@]}" < /dev/null > "$LOG" 2>&1 &
 qpid=$!
-tpid=
-cleanup() {
-	kill "$qpid" 2> /dev/null || true
-	if [[ -n $tpid ]]; then kill "$tpid" 2> /dev/null || true; fi
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT TERM
 if [[ ${KSYM_QUIET:-0} != 1 ]]; then
 	tail -n +1 -s 0.5 -f --pid="$qpid" "$LOG" &
 	tpid=$!
