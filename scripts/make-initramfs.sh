@@ -124,6 +124,16 @@ for src in "$ROOT"/tools/ksym-tests/*.c; do
 	gcc -static -O2 -Wall -Wextra -Werror -o "usr/bin/$(basename "$src" .c)" "$src" \
 		|| die "cannot build $src (gcc, libc6-dev)"
 done
+# LD_PRELOAD shims of the ksym selftests (tools/ksym-tests/preload/*.c), in
+# /usr/lib/ksym-tests: e.g. ksym-slow-fork.so, which makes trace-cmd's
+# recorders start late.
+mkdir -p usr/lib/ksym-tests
+for src in "$ROOT"/tools/ksym-tests/preload/*.c; do
+	[[ -e $src ]] || continue
+	gcc -shared -fPIC -O2 -Wall -Wextra -Werror \
+		-o "usr/lib/ksym-tests/$(basename "$src" .c).so" "$src" \
+		|| die "cannot build $src (gcc, libc6-dev)"
+done
 # The ksym_trace_filter fuzzer (tools/ksym-fuzz, static), run by ksym-fuzz.tc.
 make -s -C "$ROOT/tools/ksym-fuzz" ksym-fuzz || die "cannot build tools/ksym-fuzz (gcc, libc6-dev)"
 install -D -m 0755 "$ROOT/tools/ksym-fuzz/ksym-fuzz" usr/bin/ksym-fuzz

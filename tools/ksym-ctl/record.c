@@ -143,9 +143,95 @@ static void trace_cmd_log(const char *dir)
 	free(file);
 }
 
-/* Whether trace-cmd has the instance recording: tracer set, tracing on. */
+/*
+ * Whether /proc/PID/status says the process is a child of PARENT that does
+ * not catch SIGUSR1 yet.
+ */
+static bool recorder_starting(const char *pid, pid_t parent)
+{
+	unsigned long long caught = 0;
+	char path[300], line[256];
+	bool child = false;
+	int ppid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "PPid: %d", &ppid) == 1)
+			child = ppid == parent;
+		else
+			sscanf(line, "SigCgt: %llx", &caught);
+	}
+	fclose(f);
+	return child && !(caught & (1ULL << (SIGUSR1 - 1)));
+}
+
+/* How many children of trace-cmd do not catch SIGUSR1 yet. */
+static int recorders_starting(pid_t pid)
+{
+	struct dirent *d;
+	int starting = 0;
+	DIR *dp;
+
+	dp = opendir("/proc");
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
+		    recorder_starting(d->d_name, pid))
+			starting++;
+	closedir(dp);
+	return starting;
+}
+
+/* Whether FILE.INSTANCE.cpuN, trace-cmd's file for CPU N, is there for each. */
+static bool recorder_files(const char *file, const char *inst, long cpus)
+{
+	bool all = true;
+	char *cpu_file;
+	long cpu;
+
+	for (cpu = 0; cpu < cpus && all; cpu++) {
+		if (asprintf(&cpu_file, "%s.%s.cpu%ld", file, inst, cpu) < 0)
+			return true;
+		all = !access(cpu_file, F_OK);
+		free(cpu_file);
+	}
+	return all;
+}
+
+/*
+ * trace-cmd forks its per-CPU recorders, then turns tracing on. A recorder
+ * installs the handler of its stop signal, SIGUSR1, creates its file and
+ * only then starts reading. Stopped before the handler, it dies of the
+ * signal and trace-cmd fails ("can not stat ...cpuN"); stopped before it
+ * reads, it reads nothing. With a short COMMAND under QEMU TCG the first
+ * happened. Wait (up to 30 s) until every child of trace-cmd catches
+ * SIGUSR1 and every CPU's file of the instance is there.
+ */
+static void trace_cmd_wait_recorders(pid_t pid, const char *file,
+				     const char *inst)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	int i;
+
+	for (i = 0; i < 3000 && !ksym_stop; i++) {
+		if (!recorders_starting(pid) && recorder_files(file, inst, cpus))
+			return;
+		usleep(10000);
+	}
+	debug_msg("trace-cmd's recorders did not all start; going on\n");
+}
+
+/*
+ * Whether trace-cmd has the instance recording: tracer set, tracing on,
+ * every CPU's recorder started.
+ */
 static int trace_cmd_wait_ready(pid_t pid, struct tracefs_instance *inst,
-				const char *dir)
+				const char *dir, const char *file)
 {
 	int i;
 
@@ -156,6 +242,8 @@ static int trace_cmd_wait_ready(pid_t pid, struct tracefs_instance *inst,
 
 		free(tracer);
 		if (ready) {
+			trace_cmd_wait_recorders(pid, file,
+						 tracefs_instance_get_name(inst));
 			ksym_sync();
 			return 0;
 		}
@@ -347,7 +435,7 @@ int record_main(int argc, char **argv)
 	    (branches && ksym_session_save_option(&s, "ksym-branches")) ||
 	    trace_cmd_start(&tc, tracefs_instance_get_name(s.inst), path,
 			    dir, stack ? stack_opt(&s) : NULL, regs, branches) ||
-	    trace_cmd_wait_ready(tc, s.inst, dir)) {
+	    trace_cmd_wait_ready(tc, s.inst, dir, path)) {
 		ksym_cmd_abort(&cmd);
 		goto cleanup;
 	}
