@@ -31,6 +31,12 @@ void ksym_catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/*
+	 * A write to COMMAND's start pipe after COMMAND died (a Ctrl-C on the
+	 * terminal reaches it too) must fail with EPIPE, not kill us before
+	 * tracefs is restored. The children reset it before exec.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 int ksym_check(void)
@@ -372,7 +378,8 @@ int ksym_cmd_fork(struct ksym_cmd *cmd, char **argv)
 
 	cmd->pid = -1;
 	cmd->go_fd = -1;
-	if (pipe(fds)) {
+	/* Close-on-exec: trace-cmd, forked later, must not hold the write end. */
+	if (pipe2(fds, O_CLOEXEC)) {
 		err_msg("pipe: %s\n", strerror(errno));
 		return -1;
 	}
@@ -390,6 +397,7 @@ int ksym_cmd_fork(struct ksym_cmd *cmd, char **argv)
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		if (read(fds[0], &go, 1) != 1)
 			_exit(127);
 		close(fds[0]);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ksym-ctl.h"
@@ -109,6 +110,7 @@ static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		/* Its messages go to a log, shown when it fails. */
 		if (!config_debug) {
 			int fd = open("trace-cmd.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -143,33 +145,44 @@ static void trace_cmd_log(const char *dir)
 	free(file);
 }
 
-/*
- * Whether /proc/PID/status says the process is a child of PARENT that does
- * not catch SIGUSR1 yet.
- */
-static bool recorder_starting(const char *pid, pid_t parent)
+/* What /proc/PID/status says of a process, as one of trace-cmd's recorders. */
+enum recorder_state {
+	NOT_A_RECORDER,		/* not a child of trace-cmd */
+	RECORDER_STARTING,	/* does not catch SIGUSR1 yet */
+	RECORDER_ENDED,		/* a zombie: it failed */
+	RECORDER_RUNNING,
+};
+
+static enum recorder_state recorder_state(const char *pid, pid_t parent)
 {
 	unsigned long long caught = 0;
 	char path[300], line[256];
 	bool child = false;
+	char state = 0;
 	int ppid;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%s/status", pid);
 	f = fopen(path, "r");
 	if (!f)
-		return false;
+		return NOT_A_RECORDER;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "PPid: %d", &ppid) == 1)
 			child = ppid == parent;
-		else
+		else if (sscanf(line, "State: %c", &state) != 1)
 			sscanf(line, "SigCgt: %llx", &caught);
 	}
 	fclose(f);
-	return child && !(caught & (1ULL << (SIGUSR1 - 1)));
+	if (!child)
+		return NOT_A_RECORDER;
+	if (state == 'Z' || state == 'X')
+		return RECORDER_ENDED;
+	if (!(caught & (1ULL << (SIGUSR1 - 1))))
+		return RECORDER_STARTING;
+	return RECORDER_RUNNING;
 }
 
-/* How many children of trace-cmd do not catch SIGUSR1 yet. */
+/* The children of trace-cmd still starting, or -1 when one has ended. */
 static int recorders_starting(pid_t pid)
 {
 	struct dirent *d;
@@ -179,10 +192,21 @@ static int recorders_starting(pid_t pid)
 	dp = opendir("/proc");
 	if (!dp)
 		return 0;
-	while ((d = readdir(dp)))
-		if (d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
-		    recorder_starting(d->d_name, pid))
+	while ((d = readdir(dp))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		switch (recorder_state(d->d_name, pid)) {
+		case RECORDER_STARTING:
 			starting++;
+			break;
+		case RECORDER_ENDED:
+			starting = -1;
+			goto out;
+		default:
+			break;
+		}
+	}
+out:
 	closedir(dp);
 	return starting;
 }
@@ -203,27 +227,57 @@ static bool recorder_files(const char *file, const char *inst, long cpus)
 	return all;
 }
 
+/* Whether trace-cmd has ended; its status is left for trace_cmd_stop(). */
+static bool trace_cmd_ended(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return !waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+	       si.si_pid == pid;
+}
+
 /*
- * trace-cmd forks its per-CPU recorders, then turns tracing on. A recorder
- * installs the handler of its stop signal, SIGUSR1, creates its file and
- * only then starts reading. Stopped before the handler, it dies of the
- * signal and trace-cmd fails ("can not stat ...cpuN"); stopped before it
- * reads, it reads nothing. With a short COMMAND under QEMU TCG the first
- * happened. Wait (up to 30 s) until every child of trace-cmd catches
- * SIGUSR1 and every CPU's file of the instance is there.
+ * trace-cmd forks its per-CPU recorders (sysconf(_SC_NPROCESSORS_CONF) of
+ * them), then turns tracing on. A recorder installs the handler of its
+ * stop signal, SIGUSR1, creates its file and then reads. Stopped before the
+ * handler, it dies of the signal and trace-cmd fails ("can not stat
+ * ...cpuN"); stopped before it reads, it reads nothing and the hits are
+ * silently missing. With a short COMMAND under QEMU TCG both happened. Wait
+ * until every child of trace-cmd catches SIGUSR1 and every CPU's file of
+ * the instance is there: this narrows the window to the few instructions
+ * between a recorder's file and its first read. 0 when recording (or after
+ * 30 s, with a warning), -1 when trace-cmd or a recorder ended or on a
+ * signal.
  */
-static void trace_cmd_wait_recorders(pid_t pid, const char *file,
-				     const char *inst)
+static int trace_cmd_wait_recorders(pid_t pid, const char *dir,
+				    const char *file, const char *inst)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	int i;
+	struct timespec now, end;
+	int starting;
 
-	for (i = 0; i < 3000 && !ksym_stop; i++) {
-		if (!recorders_starting(pid) && recorder_files(file, inst, cpus))
-			return;
-		usleep(10000);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += 30;
+	while (!ksym_stop) {
+		starting = recorders_starting(pid);
+		if (starting < 0 || trace_cmd_ended(pid)) {
+			err_msg("trace-cmd record ended before recording\n");
+			trace_cmd_log(dir);
+			return -1;
+		}
+		if (!starting && recorder_files(file, inst, cpus))
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) {
+			err_msg("warning: trace-cmd's recorders did not all start in 30 s; hits may be missing from %s\n",
+				file);
+			return 0;
+		}
+		usleep(20000);
 	}
-	debug_msg("trace-cmd's recorders did not all start; going on\n");
+	return -1;
 }
 
 /*
@@ -242,8 +296,9 @@ static int trace_cmd_wait_ready(pid_t pid, struct tracefs_instance *inst,
 
 		free(tracer);
 		if (ready) {
-			trace_cmd_wait_recorders(pid, file,
-						 tracefs_instance_get_name(inst));
+			if (trace_cmd_wait_recorders(pid, dir, file,
+						     tracefs_instance_get_name(inst)))
+				return -1;
 			ksym_sync();
 			return 0;
 		}

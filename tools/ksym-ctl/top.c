@@ -166,6 +166,9 @@ int top_main(int argc, char **argv)
 		stats_free(&prev);
 		prev = now;
 		memset(&now, 0, sizeof(now));
+		/* The reader is gone (EPIPE: SIGPIPE is ignored): stop and restore. */
+		if (fflush(stdout) == EOF)
+			break;
 	}
 	ret = 0;
 cleanup:
