@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ksym-slow-fork.so - LD_PRELOAD shim: the child of every fork() sleeps
- * KSYM_SLOW_FORK_MS milliseconds (default 2000) before fork() returns in it.
+ * KSYM_SLOW_FORK_MS milliseconds (default 2000, also when not a number >= 0)
+ * before fork() returns in it.
  *
  * It makes a start-up race of a forking program happen every time, so that
  * a test can show its caller waits for it: trace-cmd record's per-CPU
@@ -24,6 +25,7 @@ pid_t fork(void)
 	const char *env;
 	struct timespec ts;
 	long ms = 2000;
+	int saved_errno;
 	pid_t pid;
 
 	if (!real_fork)
@@ -36,12 +38,19 @@ pid_t fork(void)
 	if (pid)
 		return pid;
 
+	saved_errno = errno;
 	env = getenv("KSYM_SLOW_FORK_MS");
-	if (env && *env)
-		ms = strtol(env, NULL, 10);
+	if (env && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+
+		if (!*end && v >= 0)
+			ms = v;
+	}
 	ts.tv_sec = ms / 1000;
 	ts.tv_nsec = ms % 1000 * 1000000;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+	errno = saved_errno;
 	return 0;
 }
