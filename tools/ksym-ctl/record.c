@@ -302,14 +302,17 @@ static int trace_cmd_wait_ready(pid_t pid, struct tracefs_instance *inst,
 			ksym_sync();
 			return 0;
 		}
-		if (waitpid(pid, NULL, WNOHANG) == pid) {
+		if (trace_cmd_ended(pid)) {
 			err_msg("trace-cmd record ended before recording\n");
 			trace_cmd_log(dir);
 			return -1;
 		}
 		usleep(10000);
 	}
-	err_msg("trace-cmd record did not start recording\n");
+	if (!ksym_stop) {
+		err_msg("trace-cmd record did not start recording\n");
+		trace_cmd_log(dir);
+	}
 	return -1;
 }
 
@@ -492,6 +495,12 @@ int record_main(int argc, char **argv)
 			    dir, stack ? stack_opt(&s) : NULL, regs, branches) ||
 	    trace_cmd_wait_ready(tc, s.inst, dir, path)) {
 		ksym_cmd_abort(&cmd);
+		/* Its log was shown: stop it without a second report. */
+		if (tc > 0) {
+			kill(tc, SIGINT);
+			waitpid(tc, NULL, 0);
+			tc = -1;
+		}
 		goto cleanup;
 	}
 	ksym_cmd_start(&cmd);
