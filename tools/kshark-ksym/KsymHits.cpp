@@ -7,9 +7,12 @@
  *  - the marker's head tells the access: filled triangle = write, hollow
  *    triangle = read, hollow diamond = an "rw-" hit that cannot be told
  *    (the first of its watch), filled square = execute;
- *  - every graph with hits in view gets a legend line per symbol, in the
- *    symbol's colour, naming the accessing functions and what they did:
- *    "ksym_hitgen_var rw-  ksym_hitgen_write_a: 4 W 1 R/W  ksym_hitgen_read: 3 R";
+ *  - every graph with hits in view gets a legend line just above it, in the
+ *    spacing KernelShark leaves between graphs (and under the time axis for
+ *    the first), where it hides no data: per symbol, in its colour, the
+ *    accessing functions and what they did, "ksym_hitgen_var rw-
+ *    ksym_hitgen_write_a: 4 W 1 R/W  ksym_hitgen_read: 3 R   ksym_hitgen_u32
+ *    -w-  ...", cut with "..." at the right end of the plot;
  *  - a double click on a marker selects its entry (marker A, the table row)
  *    and pins a tooltip beside it: symbol, access, accessing function, value.
  */
@@ -75,6 +78,17 @@ __hidden void *plugin_ksym_set_gui_ptr(void *gui_ptr)
 	return nullptr;
 }
 
+/* Width of @text in @font, in pixels. */
+static float ksym_text_width(const ksplot_font *font, const std::string &text)
+{
+	float w = 0;
+
+	for (char c: text)
+		if (c >= KS_SPACE_CHAR && c <= KS_TILDA_CHAR)
+			w += font->cdata[c - KS_SPACE_CHAR].xadvance;
+	return w;
+}
+
 /*
  * A line of text, optionally on a filled box; drawn only once GL is up. A
  * text that would pass @right starts left of @flip instead (a tooltip beside
@@ -102,14 +116,12 @@ void KsymText::_draw(const Color &col, float) const
 	ksplot_font *font = ksym_get_font();
 	int x = _pos.x(), y = _pos.y();
 	Rectangle r;
-	float w = 0;
+	float w;
 
 	if (!font)
 		return;
 
-	for (char c: _text)
-		if (c >= KS_SPACE_CHAR && c <= KS_TILDA_CHAR)
-			w += font->cdata[c - KS_SPACE_CHAR].xadvance;
+	w = ksym_text_width(font, _text);
 	if (_right >= 0 && x + w + 3 > _right && _flip - w - 3 >= 0)
 		x = _flip - w - 3;
 
@@ -132,6 +144,83 @@ void KsymText::_draw(const Color &col, float) const
 
 	ksplot_print_text(font, _box ? nullptr : col.color_c_ptr(), x, y,
 			  _text.c_str());
+}
+
+/*
+ * The legend of one graph: one line of segments, each in its symbol's
+ * colour, drawn above the graph's top (@top), from @left, cut with "..." at
+ * @right. Every glyph's box ends above @top: the legend lies in the spacing
+ * over the graph, never on the markers or the task boxes inside it.
+ */
+class KsymLegend : public PlotObject {
+public:
+	KsymLegend(int left, int right, int top)
+	: _left(left), _right(right), _top(top) {}
+
+	void add(const std::string &text, const Color &col)
+	{
+		_segs.push_back({text, col});
+	}
+
+	bool empty() const { return _segs.empty(); }
+
+private:
+	struct Seg {
+		std::string	text;
+		Color		col;
+	};
+
+	std::vector<Seg>	_segs;
+	int			_left;
+	int			_right;
+	int			_top;
+
+	void _draw(const Color &col, float size) const override;
+};
+
+/* Space between two symbols' segments of a legend. */
+#define KSYM_LEGEND_GAP		"   "
+
+void KsymLegend::_draw(const Color &, float) const
+{
+	ksplot_font *font = ksym_get_font();
+	float x = _left, gap, w, below = 0;
+	std::string text;
+	int y;
+
+	if (!font)
+		return;
+
+	/*
+	 * The lowest glyph box (stb_truetype's baked quads: yoff is the box's
+	 * top from the baseline, y1 - y0 its height) decides the baseline.
+	 */
+	for (int c = KS_SPACE_CHAR; c <= KS_TILDA_CHAR; c++) {
+		const auto &q = font->cdata[c - KS_SPACE_CHAR];
+
+		if (q.yoff + (q.y1 - q.y0) > below)
+			below = q.yoff + (q.y1 - q.y0);
+	}
+	y = _top - 1 - std::ceil(below);
+
+	gap = ksym_text_width(font, KSYM_LEGEND_GAP);
+	for (const auto &seg: _segs) {
+		text = seg.text;
+		w = ksym_text_width(font, text);
+		if (x + w > _right) {
+			/* The last that fits, with "..." */
+			while (!text.empty() &&
+			       x + ksym_text_width(font, text + "...") > _right)
+				text.pop_back();
+			if (!text.empty() || x + ksym_text_width(font, "...") <= _right)
+				ksplot_print_text(font, seg.col.color_c_ptr(),
+						  x, y, (text + "...").c_str());
+			return;
+		}
+		ksplot_print_text(font, seg.col.color_c_ptr(), x, y,
+				  text.c_str());
+		x += w + gap;
+	}
 }
 
 /* The marker of one hit (or of all hits of one watch in one bin). */
@@ -338,7 +427,7 @@ __hidden void plugin_ksym_draw(kshark_cpp_argv *argv_c, int sd, int val,
 	ksym_hit *hit;
 	ssize_t first, last, i;
 	Graph *graph;
-	int bin, height, legendY;
+	int bin, height;
 
 	if (!(draw_action & (KSHARK_CPU_DRAW | KSHARK_TASK_DRAW)))
 		return;
@@ -385,10 +474,15 @@ __hidden void plugin_ksym_draw(kshark_cpp_argv *argv_c, int sd, int val,
 	}
 
 	/*
-	 * The legend: a line per symbol with hits here, in its colour, with
-	 * the accessing functions and what they did.
+	 * The legend: per symbol with hits here, in its colour, the accessing
+	 * functions and what they did. Not on the graphs of a virtual combo:
+	 * KernelShark stacks those with no spacing between them.
 	 */
-	legendY = graph->base() - height + 12;
+	if (draw_action & (KSHARK_HOST_DRAW | KSHARK_GUEST_DRAW))
+		legend.clear();
+	KsymLegend *lg = new KsymLegend(graph->bin(0)._base.x(),
+					graph->bin(graph->size() - 1)._base.x(),
+					graph->base() - height);
 	for (int w = 0; w < ctx->nr_watches; w++) {
 		const ksym_watch *kw = &ctx->watches[w];
 		std::string text;
@@ -406,15 +500,14 @@ __hidden void plugin_ksym_draw(kshark_cpp_argv *argv_c, int sd, int val,
 		if (!shown)
 			continue;
 
-		text = std::string(kw->name) + " " +
-		       ksym_access_str(kw->access) + text;
-		KsymText *t = new KsymText(text,
-					   Point(graph->bin(0)._base.x() + 4,
-						 legendY), false);
-		t->_color = KsymPalette[kw->colour % KsymNrColours];
-		argv->_shapes->push_front(t);
-		legendY += 13;
+		lg->add(std::string(kw->name) + " " +
+			ksym_access_str(kw->access) + text,
+			KsymPalette[kw->colour % KsymNrColours]);
 	}
+	if (lg->empty())
+		delete lg;
+	else
+		argv->_shapes->push_front(lg);
 
 	/* The pinned tooltip, on the graphs that show the selected hit. */
 	if (ksym_selected.sd == sd && ksym_selected.hit >= 0 &&

@@ -9,11 +9,22 @@ first NR_COLOURS of KsymPalette, read from KsymHits.cpp) and groups the runs
 into graphs by their vertical position.
 
   check-shot.py [--quiet] [--none] [--colours N] [--expect-graphs G] SHOT.png
+  check-shot.py --legend [--colours N] [--expect-graphs G] SHOT.png
   check-shot.py --head C SHOT.png      print "x y" of a marker head of colour C
   check-shot.py --count RRGGBB SHOT.png   print the number of pixels of that colour
 
 Exit 0 when every one of the N colours has stems in at least G graphs
 (default: N=2, G=1); with --none, exit 0 when no colour has any stem.
+
+--legend checks that the legends hide no marker. Marker pixels are the
+pixels of exactly a symbol's colour that connect to one of its stems (stem
+and head; markers are drawn without anti-aliasing). Legend pixels are the
+anti-aliased text: pixels that are a symbol's colour blended over the white
+background, never exactly the colour. They are grouped into boxes (rows with
+legend pixels, split where a row band has a gap wider than LEGEND_GAP): a
+legend's box is the bounding box of its ink. Exit 0 when every colour has a
+legend box in at least G places and no marker pixel of any colour lies inside
+any legend box.
 """
 import argparse
 import os
@@ -74,6 +85,105 @@ def graphs(runs):
     return bands
 
 
+LEGEND_GAP = 12
+WHITE = (255, 255, 255)
+
+
+def tinted(p, colour):
+    """True when p is colour blended over white (0.05 < alpha < 1)."""
+    if p == colour or p == WHITE:
+        return False
+    k = max(range(3), key=lambda i: 255 - colour[i])
+    a = (255 - p[k]) / (255 - colour[k])
+    if not 0.05 < a < 1:
+        return False
+    return all(abs(255 - a * (255 - c) - v) <= 6 for v, c in zip(p, colour))
+
+
+def marker_pixels(width, data, colour, runs):
+    """Pixels of exactly colour 8-connected to a stem: the markers."""
+    want = bytes(colour)
+
+    def exact(x, y):
+        i = 3 * (y * width + x)
+        return 0 <= x < width and 0 <= i < len(data) and data[i:i + 3] == want
+
+    seen = set()
+    todo = [(x, y) for x, top, bottom in runs for y in range(top, bottom + 1)]
+    while todo:
+        x, y = todo.pop()
+        if (x, y) in seen or not exact(x, y):
+            continue
+        seen.add((x, y))
+        todo.extend((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    return seen
+
+
+def legend_boxes(width, data, colour, y0, y1):
+    """Boxes (x0, y0, x1, y1) of the legend text in colour, rows y0..y1."""
+    rows = {}
+    for y in range(max(y0, 0), y1 + 1):
+        line = data[3 * y * width:3 * (y + 1) * width]
+        xs = [x for x in range(width) if tinted(tuple(line[3 * x:3 * x + 3]), colour)]
+        if xs:
+            rows[y] = xs
+    boxes = []
+    band = []
+    for y in sorted(rows) + [None]:
+        if band and (y is None or y > band[-1] + 2):
+            xs = sorted(set(x for r in band for x in rows[r]))
+            start = prev = xs[0]
+            for x in xs[1:] + [None]:
+                if x is not None and x - prev <= LEGEND_GAP:
+                    prev = x
+                    continue
+                ys = [r for r in band if any(start <= v <= prev for v in rows[r])]
+                boxes.append((start, min(ys), prev, max(ys)))
+                if x is not None:
+                    start = prev = x
+            band = []
+        if y is not None:
+            band.append(y)
+    return boxes
+
+
+def check_legend(width, height, data, colours, expect):
+    """0 when each colour has legends in expect places and none hides a marker."""
+    runs = {c: stems(width, height, data, c) for c in colours}
+    allruns = [r for c in colours for r in runs[c]]
+    if not allruns:
+        print("  legend: no marker found")
+        return 1
+    # Legends lie in the graph area: from a graph's height above the first
+    # marker top to the last marker bottom.
+    top = min(r[1] for r in allruns)
+    bottom = max(r[2] for r in allruns)
+    y0 = top - (bottom - top) // 4 - 30
+    markers = set()
+    for c in colours:
+        markers |= marker_pixels(width, data, c, runs[c])
+    ok = True
+    for n, c in enumerate(colours):
+        boxes = [b for b in legend_boxes(width, data, c, y0, bottom)
+                 if b[2] - b[0] >= 20 and b[3] - b[1] <= 20]
+        print("  legend colour %d #%02x%02x%02x: %d box(es)%s"
+              % ((n,) + c + (len(boxes), "".join(" %d,%d..%d,%d" % b for b in boxes))))
+        if len(boxes) < expect:
+            print("  FAIL: colour %d: legend in %d place(s), expected %d"
+                  % (n, len(boxes), expect))
+            ok = False
+        for b in boxes:
+            hidden = [(x, y) for x, y in markers
+                      if b[0] <= x <= b[2] and b[1] <= y <= b[3]]
+            if hidden:
+                print("  FAIL: legend box %d,%d..%d,%d covers %d marker pixel(s), e.g. %d,%d"
+                      % (b + (len(hidden),) + min(hidden)))
+                ok = False
+    if ok:
+        print("  legend: no marker pixel under a legend (%d marker pixels)" % len(markers))
+    return 0 if ok else 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("shot")
@@ -83,6 +193,7 @@ def main():
     ap.add_argument("--expect-graphs", type=int, default=1)
     ap.add_argument("--head", type=int)
     ap.add_argument("--count")
+    ap.add_argument("--legend", action="store_true")
     args = ap.parse_args()
 
     width, height, data = load(args.shot)
@@ -91,6 +202,9 @@ def main():
         print(sum(1 for m in re.finditer(re.escape(want), data)
                   if m.start() % 3 == 0))
         return 0
+    if args.legend:
+        return check_legend(width, height, data, palette()[:args.colours],
+                            args.expect_graphs)
     if args.head is not None:
         runs = stems(width, height, data, palette()[args.head])
         if not runs:

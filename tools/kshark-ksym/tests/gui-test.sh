@@ -8,9 +8,11 @@
 # "-p PLUGIN.so". Takes a screenshot of each (imagemagick import -window root,
 # OUTDIR/ksym-gui-{plain,plugin}.png) and checks, with check-shot.py, that the
 # plugin's marker colours (one per watched symbol) make marker stems in the
-# graph area with the plugin, and none without. With xdotool, it also double
-# clicks a marker and checks that the plugin's tooltip box shows
-# (OUTDIR/ksym-gui-tooltip.png).
+# graph area with the plugin, and none without; and that the plugin's legends
+# (one above each graph with hits) cover no marker pixel (check-shot.py
+# --legend: the legends' ink boxes against the markers' pixels, both found by
+# colour). With xdotool, it also double clicks a marker and checks that the
+# plugin's tooltip box shows (OUTDIR/ksym-gui-tooltip.png).
 #
 # Facts (design.md): as root KernelShark stops at a modal warning unless
 # $KS_USER_CACHE_DIR/setting.ini says noRootWarn=true; it wants
@@ -129,12 +131,16 @@ if ! python3 "$HERE/check-shot.py" --none "$OUT/ksym-gui-plain.png"; then
 fi
 say "with the plugin ($OUT/ksym-gui-plugin.png):"
 python3 "$HERE/check-shot.py" --expect-graphs 2 "$OUT/ksym-gui-plugin.png" || rc=1
+if ! python3 "$HERE/check-shot.py" --legend --expect-graphs 2 "$OUT/ksym-gui-plugin.png"; then
+	say "FAIL: a legend missing or covering markers"
+	rc=1
+fi
 if command -v xdotool > /dev/null && ! ((tip_before == 0 && tip_after > 500)); then
 	say "FAIL: no tooltip after a double click on a marker (${tip_before:-?} -> ${tip_after:-?} pixels)"
 	rc=1
 fi
 if ((rc == 0)); then
-	say "PASS: markers in both symbol colours, on CPU and task graphs, only with the plugin"
+	say "PASS: markers in both symbol colours, on CPU and task graphs, only with the plugin; legends hide no marker"
 	echo "kshark-ksym-gui: 1 passed, 0 failed"
 else
 	echo "kshark-ksym-gui: 0 passed, 1 failed"
