@@ -103,9 +103,12 @@ int report_add(struct report *r, const struct report_hit *hit)
 			return -1;
 		n->hits++;
 	}
-	if (!r->callchain || !hit->frames)
+	if (!hit->frames)
 		return 0;
+	/* Counted with or without -g: the file has them either way. */
 	r->with_chain++;
+	if (!r->callchain)
+		return 0;
 	if (!n->chain) {
 		n->chain = calloc(1, sizeof(*n->chain));
 		if (!n->chain)
@@ -251,6 +254,8 @@ void report_print(FILE *f, const struct report *r, const char *title)
 	fprintf(f, "# %lu hit%s", r->hits, r->hits == 1 ? "" : "s");
 	if (r->callchain)
 		fprintf(f, ", %lu with a callchain", r->with_chain);
+	else if (r->with_chain)
+		fprintf(f, ", %lu with a callchain (-g shows them)", r->with_chain);
 	fprintf(f, "; sort: ");
 	for (i = 0; i < r->nr_keys; i++)
 		fprintf(f, "%s%s", i ? "," : "", report_key_name(r->keys[i]));
@@ -322,7 +327,9 @@ void report_print_json(FILE *f, const struct report *r, const char *file)
 			fputs(", ", f);
 		json_str(f, report_key_name(r->keys[i]));
 	}
-	fputs("],\n \"entries\": ", f);
+	/* With -g, each last-level entry has its "callchain" tree. */
+	fprintf(f, "], \"call_graph\": %s,\n \"entries\": ",
+		r->callchain ? "true" : "false");
 	json_level(f, r, &r->root, 0, r->hits, 1);
 	fputs("}\n", f);
 }

@@ -30,7 +30,7 @@ struct report {
 	bool		callchain;	/* -g: build the call path trees */
 	struct rnode	root;
 	unsigned long	hits;		/* every hit added */
-	unsigned long	with_chain;	/* hits that came with a callchain */
+	unsigned long	with_chain;	/* hits that came with a callchain, -g or not */
 };
 
 /* The values of one hit. */

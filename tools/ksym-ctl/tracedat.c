@@ -5,6 +5,12 @@
  * The tracer writes, for each hit, a ksym_hit entry, then on the same CPU
  * the ksym_regs / ksym_stack / ksym_branches entries its options ask for.
  * A ksym_stack is therefore the callchain of the last ksym_hit of its CPU.
+ *
+ * A hit is counted for its ksym_hit's "caller" (the accessor, or for a hit
+ * inside lock code the first function outside it, as trace_stat counts it)
+ * and named by its "sym" (the watch's name, as ksym_trace_filter shows it).
+ * Files from kernels whose ksym_hit has no such fields fall back to "ip"
+ * and to the name of "addr".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,18 +30,20 @@ struct pending {
 	char		cpu[16];
 };
 
-struct ctx {
+struct tracedat_reader {
 	struct report		*r;
 	struct tracedat_info	*info;
 	struct tep_handle	*tep;
 	struct tep_event	*hit, *stack;
+	struct tep_format_field	*caller_field;	/* NULL in older files */
+	struct tep_format_field	*sym_field;	/* NULL in older files */
 	const char		*stack_field;	/* "ips" or "caller" */
 	struct pending		*pend;
 	int			nr_cpus;
 	int			err;
 };
 
-static void emit(struct ctx *c, struct pending *p, const char **frames, int nr)
+static void emit(struct tracedat_reader *c, struct pending *p, const char **frames, int nr)
 {
 	struct report_hit h = { 0 };
 
@@ -68,7 +76,23 @@ static void addr_name(struct tep_handle *tep, unsigned long long addr,
 		snprintf(buf, size, "%s", fn);
 }
 
-static int on_hit(struct ctx *c, struct tep_record *rec, int cpu)
+/* The "sym" string of a ksym_hit, if it has one that is not empty. */
+static bool sym_name(struct tracedat_reader *c, struct tep_record *rec,
+		     char *buf, size_t size)
+{
+	const char *s;
+	int len = 0;
+
+	if (!c->sym_field)
+		return false;
+	s = tep_get_field_raw(NULL, c->hit, "sym", rec, &len, 0);
+	if (!s || len <= 0 || !*s)
+		return false;
+	snprintf(buf, size, "%.*s", len, s);
+	return true;
+}
+
+static int on_hit(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 {
 	unsigned long long addr = 0, ip = 0, len = 0;
 	struct pending *p;
@@ -83,7 +107,10 @@ static int on_hit(struct ctx *c, struct tep_record *rec, int cpu)
 	tep_get_field_val(NULL, c->hit, "addr", rec, &addr, 0);
 	tep_get_field_val(NULL, c->hit, "ip", rec, &ip, 0);
 	tep_get_field_val(NULL, c->hit, "len", rec, &len, 0);
-	addr_name(c->tep, addr, true, sym, sizeof(sym));
+	if (c->caller_field)
+		tep_read_number_field(c->caller_field, rec->data, &ip);
+	if (!sym_name(c, rec, sym, sizeof(sym)))
+		addr_name(c->tep, addr, true, sym, sizeof(sym));
 	snprintf(p->symbol, sizeof(p->symbol), "%s/%llu", sym, len);
 	addr_name(c->tep, ip, false, p->caller, sizeof(p->caller));
 	snprintf(p->comm, sizeof(p->comm), "%s",
@@ -93,7 +120,7 @@ static int on_hit(struct ctx *c, struct tep_record *rec, int cpu)
 	return 0;
 }
 
-static int on_stack(struct ctx *c, struct tep_record *rec, int cpu)
+static int on_stack(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 {
 	static char names[MAX_FRAMES][128];
 	const char *frames[MAX_FRAMES];
@@ -138,61 +165,101 @@ static int on_stack(struct ctx *c, struct tep_record *rec, int cpu)
 	return 0;
 }
 
-static int on_record(struct tracecmd_input *handle, struct tep_record *rec,
-		     int cpu, void *data)
+int tracedat_reader_add(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 {
-	struct ctx *c = data;
 	int id = tep_data_type(c->tep, rec);
 
-	(void)handle;
 	if (rec->missed_events > 0)
 		c->info->missed += rec->missed_events;
-	if (c->hit && id == c->hit->id)
+	if (id == c->hit->id)
 		on_hit(c, rec, cpu);
 	else if (c->stack && id == c->stack->id)
 		on_stack(c, rec, cpu);
 	return c->err;
 }
 
-static int read_handle(struct tracecmd_input *h, struct ctx *c)
+int tracedat_reader_new(struct tep_handle *tep, struct report *r,
+			struct tracedat_info *info, struct tracedat_reader **out)
 {
-	int i;
+	struct tracedat_reader *c;
 
-	c->tep = tracecmd_get_tep(h);
-	c->hit = tep_find_event_by_name(c->tep, "ksym", "ksym_hit");
+	*out = NULL;
+	if (!tep_find_event_by_name(tep, "ksym", "ksym_hit"))
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	c->r = r;
+	c->info = info;
+	c->tep = tep;
+	c->hit = tep_find_event_by_name(tep, "ksym", "ksym_hit");
+	c->caller_field = tep_find_field(c->hit, "caller");
+	c->sym_field = tep_find_field(c->hit, "sym");
+	debug_msg("ksym_hit has %s, %s\n",
+		  c->caller_field ? "caller" : "no caller (counted for ip)",
+		  c->sym_field ? "sym" : "no sym (named by addr)");
 	/*
 	 * The callchain of a hit: the tracer's ksym_stack, or, from a kernel
 	 * that gives the accessor's callchain through options/stacktrace,
 	 * ftrace's kernel_stack.
 	 */
-	c->stack = tep_find_event_by_name(c->tep, "ksym", "ksym_stack");
+	c->stack = tep_find_event_by_name(tep, "ksym", "ksym_stack");
 	c->stack_field = "ips";
 	if (!c->stack) {
-		c->stack = tep_find_event_by_name(c->tep, "ftrace", "kernel_stack");
+		c->stack = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
 		c->stack_field = "caller";
 	}
-	if (!c->hit)
-		return 0;
-	c->nr_cpus = tep_get_cpus(c->tep);
+	c->nr_cpus = tep_get_cpus(tep);
 	if (c->nr_cpus <= 0)
 		c->nr_cpus = 1;
 	c->pend = calloc(c->nr_cpus, sizeof(*c->pend));
-	if (!c->pend)
+	if (!c->pend) {
+		free(c);
 		return -1;
-	c->info->buffers++;
-	tracecmd_iterate_events(h, NULL, 0, on_record, c);
+	}
+	info->buffers++;
+	*out = c;
+	return 0;
+}
+
+int tracedat_reader_end(struct tracedat_reader *c)
+{
+	int i, err;
+
+	if (!c)
+		return 0;
 	for (i = 0; i < c->nr_cpus; i++)
 		if (c->pend[i].valid)
 			emit(c, &c->pend[i], NULL, 0);
+	err = c->err;
 	free(c->pend);
-	c->pend = NULL;
-	return c->err;
+	free(c);
+	return err;
+}
+
+static int on_record(struct tracecmd_input *handle, struct tep_record *rec,
+		     int cpu, void *data)
+{
+	(void)handle;
+	return tracedat_reader_add(data, rec, cpu);
+}
+
+static int read_handle(struct tracecmd_input *h, struct report *r,
+		       struct tracedat_info *info)
+{
+	struct tracedat_reader *c;
+
+	if (tracedat_reader_new(tracecmd_get_tep(h), r, info, &c))
+		return -1;
+	if (!c)
+		return 0;
+	tracecmd_iterate_events(h, NULL, 0, on_record, c);
+	return tracedat_reader_end(c);
 }
 
 int tracedat_read(const char *file, struct report *r, struct tracedat_info *info)
 {
 	struct tracecmd_input *h;
-	struct ctx c = { .r = r, .info = info };
 	int i, n, ret = -1;
 
 	memset(info, 0, sizeof(*info));
@@ -202,7 +269,7 @@ int tracedat_read(const char *file, struct report *r, struct tracedat_info *info
 		err_msg("%s: cannot open as a trace.dat\n", file);
 		return -1;
 	}
-	if (read_handle(h, &c))
+	if (read_handle(h, r, info))
 		goto cleanup;
 	n = tracecmd_buffer_instances(h);
 	for (i = 0; i < n; i++) {
@@ -211,7 +278,7 @@ int tracedat_read(const char *file, struct report *r, struct tracedat_info *info
 		if (!b)
 			continue;
 		debug_msg("%s: buffer %s\n", file, tracecmd_buffer_instance_name(h, i));
-		ret = read_handle(b, &c);
+		ret = read_handle(b, r, info);
 		tracecmd_close(b);
 		if (ret)
 			goto cleanup;

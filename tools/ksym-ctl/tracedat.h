@@ -17,9 +17,25 @@ struct tracedat_info {
 
 /*
  * Add every ksym_hit of @file to @r (which has its keys set), each with the
- * callchain of the ksym_stack that follows it on its CPU. 0, or -1 with a
- * message.
+ * callchain of the ksym_stack that follows it on its CPU, named by its
+ * watch ("sym", else the name of "addr") and counted for its caller
+ * ("caller", else "ip"). 0, or -1 with a message.
  */
 int tracedat_read(const char *file, struct report *r, struct tracedat_info *info);
+
+/*
+ * The same for the records of one buffer, fed one at a time (the tests feed
+ * records they make). new: 0 with *@out NULL when @tep has no ksym_hit
+ * event, -1 when out of memory. add: 0, or -1 when a hit could not be added
+ * to @r. end: adds the hits still waiting for a callchain, frees @rd; 0 or -1.
+ */
+struct tep_handle;
+struct tep_record;
+struct tracedat_reader;
+
+int tracedat_reader_new(struct tep_handle *tep, struct report *r,
+			struct tracedat_info *info, struct tracedat_reader **out);
+int tracedat_reader_add(struct tracedat_reader *rd, struct tep_record *rec, int cpu);
+int tracedat_reader_end(struct tracedat_reader *rd);
 
 #endif

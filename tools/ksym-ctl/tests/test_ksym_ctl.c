@@ -10,17 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <unistd.h>
+
+#include <event-parse.h>
 
 #include "report_tree.h"
 #include "stats.h"
+#include "test.h"
 #include "tracedat.h"
 #include "utils.h"
 
-static int failures, checks;
+int failures, checks;
 
 /* Run @expr with stderr muted: the error messages of expected failures. */
-static int mute(void)
+int mute(void)
 {
 	int fd = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
 
@@ -30,32 +34,12 @@ static int mute(void)
 	return fd;
 }
 
-static void unmute(int fd)
+void unmute(int fd)
 {
 	fflush(stderr);
 	dup2(fd, STDERR_FILENO);
 	close(fd);
 }
-
-#define QUIET(expr) ({ int _fd = mute(); __typeof__(expr) _r = (expr); unmute(_fd); _r; })
-
-#define CHECK(cond) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		failures++;						\
-		fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond); \
-	}								\
-} while (0)
-
-#define CHECK_STR(a, b) do {						\
-	const char *_a = (a), *_b = (b);				\
-	checks++;							\
-	if (!_a || strcmp(_a, _b)) {					\
-		failures++;						\
-		fprintf(stderr, "%s:%d: FAILED: %s is \"%s\", expected \"%s\"\n", \
-			__FILE__, __LINE__, #a, _a ? _a : "(null)", _b); \
-	}								\
-} while (0)
 
 static void test_split_specs(void)
 {
@@ -352,11 +336,290 @@ static void test_fixture(void)
 	report_parse_sort(&r, "caller,cpu");
 	CHECK(tracedat_read("ksym-hitgen.dat", &r, &info) == 0);
 	report_sort(&r);
-	CHECK(r.with_chain == 0 && r.root.nr_kids == 3);
+	CHECK(r.with_chain == 6 && r.root.nr_kids == 3);
+	CHECK(r.root.kids[0]->chain == NULL);
 	CHECK_STR(r.root.kids[0]->name, "ksym_hitgen_write_a");
 	CHECK_STR(r.root.kids[0]->kids[0]->name, "cpu0");
 	report_free(&r);
 	CHECK(QUIET(tracedat_read("test_ksym_ctl.c", &r, &info)) == -1);
+}
+
+/*
+ * Hits made here, as a kernel writes them, read by the tracedat reader: the
+ * formats are parsed by libtraceevent as trace.dat's are. A ksym_hit from
+ * now on has "caller" (for a hit in lock code, the first function outside
+ * it) and "sym" (the watch's name); older files have neither.
+ */
+#define HIT_ID		1001
+#define STACK_ID	1002
+
+static void hit_format(char *buf, size_t size, bool new_fields)
+{
+	snprintf(buf, size,
+		 "name: ksym_hit\nID: %d\nformat:\n"
+		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		 "\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+		 "\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+		 "%s"
+		 "\tfield:u8 len;\toffset:32;\tsize:1;\tsigned:0;\n"
+		 "%s"
+		 "\nprint fmt: \"%%lx\", REC->addr\n", HIT_ID,
+		 new_fields ? "\tfield:unsigned long caller;\toffset:24;\tsize:8;\tsigned:0;\n" : "",
+		 new_fields ? "\tfield:__data_loc char[] sym;\toffset:36;\tsize:4;\tsigned:0;\n" : "");
+}
+
+static const char stack_format[] =
+	"name: ksym_stack\nID: 1002\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:unsigned int nr;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc unsigned long[] ips;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\nprint fmt: \"%d\", REC->nr\n";
+
+struct fake_hit {
+	unsigned short	type;
+	unsigned char	flags, preempt;
+	int		pid;
+	unsigned long	addr, ip, caller;
+	unsigned char	len, pad[3];
+	unsigned int	sym_loc;
+	char		sym[32];
+};
+
+struct fake_stack {
+	unsigned short	type;
+	unsigned char	flags, preempt;
+	int		pid;
+	unsigned int	nr, ips_loc;
+	unsigned long	ips[8];
+};
+
+#define FN(n)		(0xffffffff81000000UL + 0x1000UL * (n))
+#define TASKLIST	0xffffffff82000000UL
+#define RQ_NR_RUNNING	0xffff88807fc2a010UL	/* a per-CPU address: no symbol */
+
+static const char * const fn_names[] = {
+	"do_raw_read_lock", "do_raw_write_lock", "_raw_read_lock", "_raw_write_lock",
+	"__do_wait", "copy_process", "release_task", "do_wait", "kernel_clone", "_etext",
+};
+
+static struct tep_handle *fake_tep(bool new_fields)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *ev;
+	char fmt[2048];
+	size_t i;
+
+	if (!tep)
+		return NULL;
+	tep_set_long_size(tep, sizeof(long));
+	tep_set_cpus(tep, 2);
+	tep_set_file_bigendian(tep, tep_is_local_bigendian(tep) ?
+			       TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	hit_format(fmt, sizeof(fmt), new_fields);
+	CHECK(tep_parse_format(tep, &ev, fmt, strlen(fmt), "ksym") == 0);
+	CHECK(tep_parse_format(tep, &ev, stack_format, strlen(stack_format), "ksym") == 0);
+	for (i = 0; i < sizeof(fn_names) / sizeof(fn_names[0]); i++)
+		tep_register_function(tep, (char *)fn_names[i], FN(i), NULL);
+	tep_register_function(tep, "tasklist_lock", TASKLIST, NULL);
+	tep_register_function(tep, "tasklist_lock_end", TASKLIST + 0x40, NULL);
+	tep_register_comm(tep, "sh", 42);
+	return tep;
+}
+
+static void feed_hit(struct tracedat_reader *rd, int cpu, unsigned long addr,
+		     unsigned len, const char *sym, unsigned long ip,
+		     unsigned long caller, const unsigned long *ips, int nr)
+{
+	struct fake_hit h = { .type = HIT_ID, .pid = 42, .addr = addr, .ip = ip,
+			      .caller = caller, .len = len };
+	struct fake_stack st = { .type = STACK_ID, .pid = 42, .nr = nr };
+	struct tep_record rec = { .cpu = cpu };
+
+	snprintf(h.sym, sizeof(h.sym), "%s", sym);
+	h.sym_loc = (strlen(sym) + 1) << 16 | offsetof(struct fake_hit, sym);
+	rec.data = &h;
+	rec.size = sizeof(h);
+	CHECK(tracedat_reader_add(rd, &rec, cpu) == 0);
+	if (!ips)
+		return;
+	memcpy(st.ips, ips, nr * sizeof(*ips));
+	st.ips_loc = (nr * sizeof(long)) << 16 | offsetof(struct fake_stack, ips);
+	rec.data = &st;
+	rec.size = sizeof(st);
+	CHECK(tracedat_reader_add(rd, &rec, cpu) == 0);
+}
+
+/*
+ * tasklist_lock taken for reading by __do_wait once and for writing by
+ * copy_process twice (the hits are in do_raw_*_lock), written by
+ * release_task once outside lock code; runqueues.nr_running read once.
+ */
+static void fake_hits(struct report *r, struct tracedat_info *info, bool new_fields)
+{
+	const unsigned long wait[] = { FN(0) + 0x12, FN(2) + 8, FN(4) + 0x40, FN(7) + 0x10 };
+	const unsigned long fork[] = { FN(1) + 0x12, FN(3) + 8, FN(5) + 0x400, FN(8) + 0x20 };
+	const unsigned long rel[] = { FN(6) + 0x30, FN(7) + 0x50 };
+	struct tep_handle *tep = fake_tep(new_fields);
+	struct tracedat_reader *rd = NULL;
+
+	memset(info, 0, sizeof(*info));
+	CHECK(tep && tracedat_reader_new(tep, r, info, &rd) == 0 && rd);
+	if (!rd) {
+		tep_free(tep);
+		return;
+	}
+	feed_hit(rd, 0, TASKLIST, 8, "tasklist_lock", wait[0], wait[2], wait, 4);
+	feed_hit(rd, 1, TASKLIST, 8, "tasklist_lock", fork[0], fork[2], fork, 4);
+	feed_hit(rd, 0, TASKLIST, 8, "tasklist_lock", fork[0], fork[2], fork, 4);
+	feed_hit(rd, 1, TASKLIST, 8, "tasklist_lock", rel[0], rel[0], rel, 2);
+	feed_hit(rd, 1, RQ_NR_RUNNING, 4, "runqueues.nr_running", wait[2] + 0x40,
+		 wait[2] + 0x40, NULL, 0);
+	CHECK(tracedat_reader_end(rd) == 0);
+	tep_free(tep);
+}
+
+static const struct rnode *kid(const struct rnode *n, const char *name)
+{
+	int i;
+
+	for (i = 0; n && i < n->nr_kids; i++)
+		if (!strcmp(n->kids[i]->name, name))
+			return n->kids[i];
+	return NULL;
+}
+
+/* What trace_stat shows for the same hits: report must agree with stat. */
+static const char fake_watches[] =
+	"  -w-          tasklist_lock/8                     4           3        \n"
+	"  rw-          runqueues.nr_running/4              1           1        \n";
+static const char fake_callers[] =
+	"  tasklist_lock                       copy_process                              2            50.00%\n"
+	"  tasklist_lock                       __do_wait                                 1            25.00%\n"
+	"  tasklist_lock                       release_task                              1            25.00%\n"
+	"  runqueues.nr_running                __do_wait                                 1           100.00%\n";
+
+static void test_caller_sym(void)
+{
+	struct report r = { .callchain = true };
+	struct tracedat_info info;
+	const struct rnode *tl, *n;
+	struct ksym_stats st;
+	int i;
+
+	report_parse_sort(&r, "symbol,caller");
+	fake_hits(&r, &info, true);
+	report_sort(&r);
+	CHECK(info.hits == 5 && info.stacks == 4 && info.buffers == 1);
+	CHECK(r.hits == 5 && r.with_chain == 4);
+	tl = kid(&r.root, "tasklist_lock/8");
+	CHECK(tl && tl->hits == 4);
+	CHECK(kid(tl, "copy_process") && kid(tl, "copy_process")->hits == 2);
+	CHECK(kid(tl, "__do_wait") && kid(tl, "__do_wait")->hits == 1);
+	CHECK(kid(tl, "release_task") && kid(tl, "release_task")->hits == 1);
+	CHECK(!kid(tl, "do_raw_read_lock") && !kid(tl, "do_raw_write_lock"));
+	/* A per-CPU watch is named by its watch, not by an address. */
+	n = kid(&r.root, "runqueues.nr_running/4");
+	CHECK(n && n->hits == 1 && kid(n, "__do_wait"));
+	/* The call path still starts where the access was: in lock code. */
+	n = kid(tl, "__do_wait");
+	CHECK(n && n->chain && n->chain->nr_kids == 1);
+	if (n && n->chain && n->chain->nr_kids) {
+		CHECK_STR(n->chain->kids[0]->name, "do_raw_read_lock");
+		CHECK(kid(kid(n->chain->kids[0], "_raw_read_lock"), "__do_wait"));
+	}
+
+	/* Every row of trace_stat is a node of the report, with its hits. */
+	CHECK(stats_parse(&st, fake_watches, fake_callers) == 0);
+	CHECK(st.nr_watch == 2 && st.nr_caller == 4);
+	for (i = 0; i < st.nr_watch; i++) {
+		n = kid(&r.root, st.watch[i].name);
+		CHECK(n && n->hits == st.watch[i].hits);
+	}
+	for (i = 0; i < st.nr_caller; i++) {
+		char sym[600];
+
+		snprintf(sym, sizeof(sym), "%s/%s", st.caller[i].target,
+			 strstr(st.caller[i].target, "runqueues") ? "4" : "8");
+		n = kid(kid(&r.root, sym), st.caller[i].name);
+		CHECK(n && n->hits == st.caller[i].hits);
+		if (!n || n->hits != st.caller[i].hits)
+			fprintf(stderr, "  stat row %s %s %lu\n", st.caller[i].target,
+				st.caller[i].name, st.caller[i].hits);
+	}
+	stats_free(&st);
+	report_free(&r);
+
+	/* A file without the fields: counted for ip, named by addr. */
+	r = (struct report){ 0 };
+	report_parse_sort(&r, "symbol,caller");
+	fake_hits(&r, &info, false);
+	report_sort(&r);
+	CHECK(r.hits == 5);
+	tl = kid(&r.root, "tasklist_lock/8");
+	CHECK(tl && tl->hits == 4);
+	CHECK(kid(tl, "do_raw_write_lock") && kid(tl, "do_raw_write_lock")->hits == 2);
+	CHECK(kid(tl, "do_raw_read_lock") && kid(tl, "do_raw_read_lock")->hits == 1);
+	CHECK(!kid(tl, "copy_process") && !kid(tl, "__do_wait"));
+	CHECK(kid(&r.root, "0xffff88807fc2a010/4") != NULL);
+	report_free(&r);
+}
+
+static char *json_of(const struct report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report_print_json(f, r, "k.dat");
+	fclose(f);
+	return buf;
+}
+
+/* --json counts the callchains with or without -g; -g adds the trees. */
+static void test_json_callchain(void)
+{
+	struct report r = { 0 };
+	struct tracedat_info info;
+	char *js;
+
+	report_parse_sort(&r, "symbol,caller");
+	fake_hits(&r, &info, true);
+	report_sort(&r);
+	js = json_of(&r);
+	CHECK_HAS(js, "\"hits\": 5, \"with_callchain\": 4, \"sort\": [\"symbol\", \"caller\"], \"call_graph\": false,");
+	CHECK(js && !strstr(js, "\"callchain\""));
+	free(js);
+	report_free(&r);
+
+	r = (struct report){ .callchain = true };
+	report_parse_sort(&r, "symbol,caller");
+	fake_hits(&r, &info, true);
+	report_sort(&r);
+	js = json_of(&r);
+	CHECK_HAS(js, "\"hits\": 5, \"with_callchain\": 4, \"sort\": [\"symbol\", \"caller\"], \"call_graph\": true,");
+	CHECK_HAS(js, "{\"caller\": \"__do_wait\", \"hits\": 1, \"percent\": 25.00, \"callchain\": "
+		      "[{\"function\": \"do_raw_read_lock\", \"hits\": 1, \"percent\": 25.00, \"children\": "
+		      "[{\"function\": \"_raw_read_lock\", \"hits\": 1, \"percent\": 25.00, \"children\": "
+		      "[{\"function\": \"__do_wait\", \"hits\": 1, \"percent\": 25.00, \"children\": "
+		      "[{\"function\": \"do_wait\", \"hits\": 1, \"percent\": 25.00, \"children\": []}]}]}]}]}");
+	free(js);
+	report_free(&r);
+
+	/* The recorded fixture: 6 hits, all with a callchain, -g or not. */
+	r = (struct report){ 0 };
+	report_parse_sort(&r, "symbol,caller");
+	CHECK(tracedat_read("ksym-hitgen.dat", &r, &info) == 0);
+	report_sort(&r);
+	js = json_of(&r);
+	CHECK_HAS(js, "\"hits\": 6, \"with_callchain\": 6, \"sort\": [\"symbol\", \"caller\"], \"call_graph\": false,");
+	free(js);
+	report_free(&r);
 }
 
 int main(void)
@@ -368,6 +631,8 @@ int main(void)
 	test_sort_keys();
 	test_tree();
 	test_fixture();
+	test_caller_sym();
+	test_json_callchain();
 	printf("ksym-ctl unit tests: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
