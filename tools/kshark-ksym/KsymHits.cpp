@@ -6,7 +6,7 @@
  *  - one colour per watched symbol (KsymPalette, watches sorted by address);
  *  - the marker's head tells the access: filled triangle = write, hollow
  *    triangle = read, hollow diamond = an "rw-" hit that cannot be told
- *    (the first of its watch), filled square = execute;
+ *    (the first at its address), filled square = execute;
  *  - every graph with hits in view gets a legend line just above it, in the
  *    spacing KernelShark leaves between graphs (and under the time axis for
  *    the first), where it hides no data: per symbol, in its colour, the
@@ -15,6 +15,10 @@
  *    -w-  ...", cut with "..." at the right end of the plot;
  *  - a double click on a marker selects its entry (marker A, the table row)
  *    and pins a tooltip beside it: symbol, access, accessing function, value.
+ *
+ * The accessing function is the attributed caller where the trace has it
+ * (ksym_hit's caller field: for a lock word, the lock's taker rather than the
+ * lock primitive), and the symbol the watch's name (the sym field).
  */
 #include <cmath>
 #include <cstdio>
@@ -315,21 +319,10 @@ void KsymHitMark::_draw(const Color &col, float size) const
 
 static std::string ksym_tooltip(plugin_ksym_context *ctx, const ksym_hit *hit)
 {
-	const ksym_watch *w = &ctx->watches[hit->watch];
-	char *accessor = ksym_hit_accessor(ctx, hit);
-	char buf[128];
-	std::string s;
+	char *line = ksym_hit_describe(ctx, hit);
+	std::string s = line ? line : "";
 
-	s = std::string(w->name) + " " + ksym_access_str(hit->access) + " " +
-	    ksym_hit_kind_str(hit->kind) + " by " +
-	    (accessor ? accessor : "?");
-	snprintf(buf, sizeof(buf), " value=%s0x%llx cpu=%d pid=%d",
-		 hit->has_value ? "" : "unread:",
-		 (unsigned long long)hit->value, hit->entry->cpu,
-		 hit->entry->pid);
-	s += buf;
-	free(accessor);
-
+	free(line);
 	return s;
 }
 

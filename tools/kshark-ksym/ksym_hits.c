@@ -6,7 +6,10 @@
  * Any event named "ksym_hit" counts, whatever its system: the TRACE_EVENT in
  * include/trace/events/ksym.h is ksym:ksym_hit (trace-cmd record -e ksym, and
  * the ksym tracer today); a tracer that writes its own entries may name them
- * ftrace:ksym_hit. Fields read: addr, ip, access (or type), value, len.
+ * ftrace:ksym_hit. Fields read: addr, ip, access (or type), value, len,
+ * has_value, and where the trace has them caller (the attributed caller) and
+ * sym (the watch's name); without those two, as older traces are, the
+ * accessor is ip's function and the watch is named from kallsyms.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +30,10 @@ static void ksym_free_context(struct plugin_ksym_context *ctx)
 
 	kshark_free_data_container(ctx->data);
 	free(ctx->hits);
-	for (i = 0; i < ctx->nr_watches; i++)
+	for (i = 0; i < ctx->nr_watches; i++) {
 		free(ctx->watches[i].name);
+		free(ctx->watches[i].addrs);
+	}
 	free(ctx->watches);
 	free(ctx);
 }
@@ -92,29 +97,91 @@ static char *ksym_addr_name(struct tep_handle *tep, uint64_t addr)
 }
 
 /**
- * ksym_hit_accessor - the function that made the access, as "func+0x1c"
+ * ksym_hit_accessor - the function the hit is counted for, as "func+0x1c"
  * @ctx: the plugin context of the hit's stream
  * @hit: the hit
  *
- * Data breakpoints trap after the access, so ip is the next instruction;
- * it lies in the accessing function all the same. The caller frees the
- * string; NULL when out of memory.
+ * The attributed caller where the trace has it (for a hit in the lock
+ * primitives the first caller outside them), else ip. Data breakpoints trap
+ * after the access, so ip is the next instruction; it lies in the accessing
+ * function all the same. The caller frees the string; NULL when out of
+ * memory.
  */
 __hidden char *ksym_hit_accessor(struct plugin_ksym_context *ctx,
 				   const struct ksym_hit *hit)
 {
-	return ksym_addr_name(ctx->tep, hit->ip);
+	return ksym_addr_name(ctx->tep, hit->caller);
 }
 
-static int ksym_find_watch(struct plugin_ksym_context *ctx, uint64_t addr,
-			   unsigned int access, unsigned int len)
+/**
+ * ksym_hit_describe - one line about a hit, for the pinned tooltip
+ * @ctx: the plugin context of the hit's stream
+ * @hit: the hit (resolved: its kind is known)
+ *
+ * "tasklist_lock -w- write by release_task+0x6b (in do_raw_write_lock+0x2c)
+ * value=0xff cpu=0 pid=100": where the hit was, in parentheses, only when the
+ * attributed caller is not ip. The caller frees the string; NULL when out of
+ * memory.
+ */
+__hidden char *ksym_hit_describe(struct plugin_ksym_context *ctx,
+				   const struct ksym_hit *hit)
+{
+	const struct ksym_watch *w = &ctx->watches[hit->watch];
+	char *accessor, *in = NULL, *s;
+	int ret;
+
+	accessor = ksym_hit_accessor(ctx, hit);
+	if (hit->caller != hit->ip)
+		in = ksym_addr_name(ctx->tep, hit->ip);
+	ret = asprintf(&s, "%s %s %s by %s%s%s%s value=%s0x%llx cpu=%d pid=%d",
+		       w->name, ksym_access_str(hit->access),
+		       ksym_hit_kind_str(hit->kind), accessor ? accessor : "?",
+		       in ? " (in " : "", in ? in : "", in ? ")" : "",
+		       hit->has_value ? "" : "unread:",
+		       (unsigned long long)hit->value, hit->entry->cpu,
+		       hit->entry->pid);
+	free(accessor);
+	free(in);
+	return ret < 0 ? NULL : s;
+}
+
+/* The index of @addr in @w's addresses, added if new; -1 out of memory. */
+static int ksym_watch_copy(struct ksym_watch *w, uint64_t addr)
+{
+	uint64_t *addrs;
+	int i;
+
+	for (i = 0; i < w->nr_addrs; i++)
+		if (w->addrs[i] == addr)
+			return i;
+	addrs = realloc(w->addrs, (w->nr_addrs + 1) * sizeof(*addrs));
+	if (!addrs)
+		return -1;
+	w->addrs = addrs;
+	w->addrs[w->nr_addrs] = addr;
+	if (addr < w->addr)
+		w->addr = addr;
+	return w->nr_addrs++;
+}
+
+/*
+ * The watch of a hit: by name when the event names it (@sym), else by
+ * address. Sets @hit's watch and copy (which of the watch's addresses);
+ * -1 when out of memory.
+ */
+static int ksym_find_watch(struct plugin_ksym_context *ctx,
+			   struct ksym_hit *hit, uint64_t addr,
+			   const char *sym)
 {
 	struct ksym_watch *w;
 	int i;
 
-	for (i = 0; i < ctx->nr_watches; i++)
-		if (ctx->watches[i].addr == addr)
-			return i;
+	for (i = 0; i < ctx->nr_watches; i++) {
+		w = &ctx->watches[i];
+		if (sym ? w->named && !strcmp(w->name, sym)
+			: !w->named && w->addr == addr)
+			goto found;
+	}
 
 	w = realloc(ctx->watches, (ctx->nr_watches + 1) * sizeof(*w));
 	if (!w)
@@ -123,12 +190,17 @@ static int ksym_find_watch(struct plugin_ksym_context *ctx, uint64_t addr,
 	w = &ctx->watches[ctx->nr_watches];
 	memset(w, 0, sizeof(*w));
 	w->addr = addr;
-	w->access = access;
-	w->len = len;
-	w->name = ksym_addr_name(ctx->tep, addr);
+	w->access = hit->access;
+	w->len = hit->len;
+	w->named = sym != NULL;
+	w->name = sym ? strdup(sym) : ksym_addr_name(ctx->tep, addr);
 	if (!w->name)
 		return -1;
-	return ctx->nr_watches++;
+	i = ctx->nr_watches++;
+found:
+	hit->watch = i;
+	hit->copy = ksym_watch_copy(w, addr);
+	return hit->copy < 0 ? -1 : 0;
 }
 
 static struct ksym_hit_event *ksym_event_of(struct plugin_ksym_context *ctx,
@@ -152,6 +224,50 @@ static uint64_t ksym_read_field(struct tep_format_field *field, void *data,
 	return val;
 }
 
+/*
+ * A string field of @record: "__data_loc char[] sym" (the kernel's
+ * __string and __dynamic_array), or a fixed char array. Copied into @buf,
+ * NUL-terminated; NULL when the field is missing, empty, or points outside
+ * the record.
+ */
+static const char *ksym_read_str(struct tep_handle *tep,
+				 struct tep_format_field *field,
+				 struct tep_record *record, char *buf,
+				 size_t size)
+{
+	unsigned long long loc;
+	unsigned int off, len;
+	const char *p;
+
+	if (!field || record->size < 0 || field->offset < 0 || field->size < 0)
+		return NULL;
+	if (field->flags & TEP_FIELD_IS_DYNAMIC) {
+		if ((unsigned int)(field->offset + field->size) >
+		    (unsigned int)record->size)
+			return NULL;
+		loc = tep_read_number(tep, (char *)record->data + field->offset,
+				      field->size);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (field->flags & TEP_FIELD_IS_RELATIVE)
+			off += field->offset + field->size;
+	} else {
+		off = field->offset;
+		len = field->size;
+	}
+	if ((unsigned long)off + len > (unsigned int)record->size)
+		return NULL;
+	p = (const char *)record->data + off;
+	len = strnlen(p, len);
+	if (!len)
+		return NULL;
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return buf;
+}
+
 /* The event handler: runs for every ksym_hit record KernelShark loads. */
 static void plugin_ksym_hit_action(struct kshark_data_stream *stream,
 				   void *rec, struct kshark_entry *entry)
@@ -161,8 +277,9 @@ static void plugin_ksym_hit_action(struct kshark_data_stream *stream,
 	struct ksym_hit_event *ev;
 	struct ksym_hit *hit;
 	unsigned long long addr;
+	char name[KSYM_NAME_MAX];
+	const char *sym;
 	ssize_t cap;
-	int watch;
 
 	ctx = __get_context(stream->stream_id);
 	if (!ctx)
@@ -183,7 +300,10 @@ static void plugin_ksym_hit_action(struct kshark_data_stream *stream,
 	memset(hit, 0, sizeof(*hit));
 	hit->entry = entry;
 	hit->ip = ksym_read_field(ev->ip, record->data, 0);
-	hit->func = tep_find_function(ctx->tep, hit->ip);
+	hit->caller = ksym_read_field(ev->caller, record->data, hit->ip);
+	if (!hit->caller)
+		hit->caller = hit->ip;
+	hit->func = tep_find_function(ctx->tep, hit->caller);
 	hit->value = ksym_read_field(ev->value, record->data, 0);
 	hit->access = ksym_read_field(ev->access, record->data, 0);
 	hit->len = ksym_read_field(ev->len, record->data, 0);
@@ -191,10 +311,9 @@ static void plugin_ksym_hit_action(struct kshark_data_stream *stream,
 	hit->has_value = ksym_read_field(ev->has_value, record->data,
 					 hit->access != KSYM_ACCESS_X);
 
-	watch = ksym_find_watch(ctx, addr, hit->access, hit->len);
-	if (watch < 0)
+	sym = ksym_read_str(ctx->tep, ev->sym, record, name, sizeof(name));
+	if (ksym_find_watch(ctx, hit, addr, sym) < 0)
 		goto lost;
-	hit->watch = watch;
 
 	if (kshark_data_container_append(ctx->data, entry, ctx->nr_hits) < 0)
 		goto lost;
@@ -213,27 +332,36 @@ lost:
  * colour (watches sorted by address, so a symbol keeps its colour from one
  * trace of the same watches to the next). The hardware does not say which
  * access of an "rw-" watch trapped: a hit whose value differs from the
- * previous hit's is a write, one that left it alone is taken as a read (it
- * may be a write of the same value), and the first (or one whose value the
- * kernel did not read, has_value 0) has nothing to compare with. "-w-",
+ * previous hit's at the same address is a write (a per-CPU watch compares
+ * each CPU's copy with itself), one that left it alone is taken as a read
+ * (it may be a write of the same value), and the first (or one whose value
+ * the kernel did not read, has_value 0) has nothing to compare with. "-w-",
  * "r--" and "--x" watches say it themselves.
  *
  * Returns 0, or -1 when out of memory (the hits stay unresolved).
  */
 __hidden int ksym_hits_resolve(struct plugin_ksym_context *ctx)
 {
+	const struct ksym_watch *o;
 	uint64_t *last = NULL;
 	bool *seen = NULL;
+	int *base = NULL;
 	struct ksym_watch *w;
 	struct ksym_hit *hit;
+	int j, k, n, ret = -1;
 	ssize_t i;
-	int j, k, ret = -1;
 
 	if (ctx->resolved)
 		return 0;
-	if (ctx->nr_watches) {
-		last = calloc(ctx->nr_watches, sizeof(*last));
-		seen = calloc(ctx->nr_watches, sizeof(*seen));
+	/* last and seen: per address of each watch, from base[watch] on */
+	base = calloc(ctx->nr_watches + 1, sizeof(*base));
+	if (!base)
+		goto out;
+	for (j = 0, n = 0; j < ctx->nr_watches; n += ctx->watches[j++].nr_addrs)
+		base[j] = n;
+	if (n) {
+		last = calloc(n, sizeof(*last));
+		seen = calloc(n, sizeof(*seen));
 		if (!last || !seen)
 			goto out;
 	}
@@ -241,9 +369,12 @@ __hidden int ksym_hits_resolve(struct plugin_ksym_context *ctx)
 	for (j = 0; j < ctx->nr_watches; j++) {
 		w = &ctx->watches[j];
 		w->colour = 0;
-		for (k = 0; k < ctx->nr_watches; k++)
-			if (ctx->watches[k].addr < w->addr)
+		for (k = 0; k < ctx->nr_watches; k++) {
+			o = &ctx->watches[k];
+			if (o->addr < w->addr ||
+			    (o->addr == w->addr && strcmp(o->name, w->name) < 0))
 				w->colour++;
+		}
 		w->nr_hits = w->nr_writes = w->nr_reads = 0;
 	}
 
@@ -251,6 +382,7 @@ __hidden int ksym_hits_resolve(struct plugin_ksym_context *ctx)
 	for (i = 0; i < ctx->data->size; i++) {
 		hit = &ctx->hits[ctx->data->data[i]->field];
 		w = &ctx->watches[hit->watch];
+		n = base[hit->watch] + hit->copy;
 
 		switch (hit->access) {
 		case KSYM_ACCESS_W:
@@ -263,15 +395,15 @@ __hidden int ksym_hits_resolve(struct plugin_ksym_context *ctx)
 			hit->kind = KSYM_HIT_EXEC;
 			break;
 		default:
-			if (!hit->has_value || !seen[hit->watch])
+			if (!hit->has_value || !seen[n])
 				hit->kind = KSYM_HIT_ACCESS;
-			else if (hit->value != last[hit->watch])
+			else if (hit->value != last[n])
 				hit->kind = KSYM_HIT_WRITE;
 			else
 				hit->kind = KSYM_HIT_READ;
 		}
-		seen[hit->watch] = hit->has_value;
-		last[hit->watch] = hit->value;
+		seen[n] = hit->has_value;
+		last[n] = hit->value;
 
 		w->nr_hits++;
 		if (hit->kind == KSYM_HIT_WRITE)
@@ -282,6 +414,7 @@ __hidden int ksym_hits_resolve(struct plugin_ksym_context *ctx)
 	ctx->resolved = true;
 	ret = 0;
 out:
+	free(base);
 	free(last);
 	free(seen);
 	return ret;
@@ -319,6 +452,8 @@ static bool plugin_ksym_init_context(struct kshark_data_stream *stream,
 		ev->value = tep_find_field(events[i], "value");
 		ev->len = tep_find_field(events[i], "len");
 		ev->has_value = tep_find_field(events[i], "has_value");
+		ev->caller = tep_find_field(events[i], "caller");
+		ev->sym = tep_find_field(events[i], "sym");
 		if (ev->addr && ev->ip && ev->access)
 			ctx->nr_events++;
 	}

@@ -30,6 +30,9 @@ extern "C" {
 #define KSYM_HIT_EVENT_NAME	"ksym_hit"
 #define KSYM_HIT_MAX_EVENTS	4
 
+/* Longest watch name kept from a ksym_hit's sym field, with its NUL. */
+#define KSYM_NAME_MAX		1024
+
 /* What one hit was, as far as the trace tells. */
 enum ksym_hit_kind {
 	/* "rw-" watch: first hit, or no value read: nothing to compare */
@@ -42,11 +45,23 @@ enum ksym_hit_kind {
 	KSYM_HIT_EXEC,
 };
 
-/* One watched range, i.e. one ksym_hit address: one colour in the plot. */
+/*
+ * One watch: one colour in the plot. A trace whose ksym_hit has the "sym"
+ * field names its watches: one watch per name (a per-CPU watch hits at
+ * another address on every CPU). Older traces have only the address: one
+ * watch per address, named from the trace's kallsyms.
+ */
 struct ksym_watch {
+	/* The lowest address seen: colours go by it. */
 	uint64_t	addr;
-	/* "ksym_hitgen_var", "sym+0x8" or "0xffff..." */
+	/* "pid_max", "runqueues.nr_running", "init_task.flags" (sym), or
+	 * from kallsyms: "ksym_hitgen_var", "sym+0x8" or "0xffff..." */
 	char		*name;
+	/* name is the event's sym field */
+	bool		named;
+	/* The addresses hit: one, or a per-CPU watch's copy on each CPU. */
+	uint64_t	*addrs;
+	int		nr_addrs;
 	unsigned int	access;		/* of the first hit seen */
 	unsigned int	len;
 	/* index into the colour palette: watches sorted by address */
@@ -59,11 +74,17 @@ struct ksym_watch {
 /* One hit. */
 struct ksym_hit {
 	struct kshark_entry	*entry;
-	/* The accessing function (kallsyms of the trace), or NULL. */
+	/* The function the hit is counted for (kallsyms of the trace): the
+	 * one holding caller; NULL when the trace does not know it. */
 	const char		*func;
+	/* The instruction after the access. */
 	uint64_t		ip;
+	/* The attributed caller: for a hit in the lock primitives the first
+	 * frame outside them, else ip; ip in traces without the field. */
+	uint64_t		caller;
 	uint64_t		value;
 	int			watch;		/* index into ctx->watches */
+	int			copy;		/* index into its addrs */
 	uint8_t			access;		/* configured access */
 	uint8_t			len;
 	uint8_t			kind;		/* enum ksym_hit_kind */
@@ -79,6 +100,8 @@ struct ksym_hit_event {
 	struct tep_format_field	*value;		/* optional */
 	struct tep_format_field	*len;		/* optional */
 	struct tep_format_field	*has_value;	/* optional */
+	struct tep_format_field	*caller;	/* optional */
+	struct tep_format_field	*sym;		/* optional */
 };
 
 /* The plugin's per-stream context. */
@@ -111,6 +134,9 @@ const char *ksym_access_str(unsigned int access);
 const char *ksym_hit_kind_str(unsigned int kind);
 
 char *ksym_hit_accessor(struct plugin_ksym_context *ctx,
+			const struct ksym_hit *hit);
+
+char *ksym_hit_describe(struct plugin_ksym_context *ctx,
 			const struct ksym_hit *hit);
 
 /* Defined by the C++ part (or by a test that has no GUI). */

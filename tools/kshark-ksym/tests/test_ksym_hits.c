@@ -3,14 +3,19 @@
  * test_ksym_hits.c - headless test of the KernelShark ksym plugin's data part.
  *
  * Linked with ksym_hits.c and libkshark only (no Qt, no GL): opens the
- * trace.dat fixtures recorded in the test VM by record-fixtures.tc, registers
+ * trace.dat fixtures recorded in the test VM by record-fixtures.tc (and
+ * ksym-fields.dat, written by make-fields-fixture.py: ksym_hit with the
+ * caller and sym fields, which the recorded fixtures predate), registers
  * and initialises the plugin on the stream as KernelShark does
  * (kshark_register_plugin_to_stream + kshark_handle_dpi), loads the entries
  * and checks that the plugin collected exactly the generator's hits, with
- * their symbols, accesses, accessors, CPUs and read/write kinds.
+ * their symbols, accesses, accessors, CPUs and read/write kinds: from the
+ * sym and caller fields where the trace has them (the watch's name, the
+ * attributed caller), else from kallsyms and ip.
  *
  *   test_ksym_hits DIR    (the directory of the fixtures)
  */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +116,13 @@ struct fixture {
 	/* The values of the hits of the first watch, in time order. */
 	const uint64_t		*values;
 	int			nr_values;
+	/*
+	 * ksym_hit has caller and sym: FIELDS_ANY for the recorded fixtures,
+	 * which have them once re-recorded by a kernel that writes them.
+	 */
+	enum { FIELDS_NO, FIELDS_YES, FIELDS_ANY } fields;
+	/* The tooltip line of the first hit of the first watch (fnmatch). */
+	const char		*describe;
 };
 
 static const struct expect hits_expect[] = {
@@ -130,10 +142,34 @@ static const struct expect event_expect[] = {
 };
 static const uint64_t event_values[] = { 1, 2, 3, 4 };
 
+/*
+ * make-fields-fixture.py: the accessor is the caller field (the lock's
+ * taker), not ip's function (the lock primitive); a per-CPU watch is one
+ * watch whose copies are compared each with itself; a field watch is named
+ * by sym, not "init_task+0x2c".
+ */
+static const struct expect fields_expect[] = {
+	{ "tasklist_lock", "-w-", 0, "release_task", KSYM_HIT_WRITE, 3 },
+	{ "tasklist_lock", "-w-", 0, "copy_process", KSYM_HIT_WRITE, 2 },
+	{ "pid_max", "-w-", 1, "do_proc_dointvec_minmax_conv", KSYM_HIT_WRITE, 1 },
+	{ "runqueues.nr_running", "rw-", 0, "enqueue_task_fair", KSYM_HIT_ACCESS, 1 },
+	{ "runqueues.nr_running", "rw-", 0, "dequeue_task_fair", KSYM_HIT_WRITE, 1 },
+	{ "runqueues.nr_running", "rw-", 1, "enqueue_task_fair", KSYM_HIT_ACCESS, 1 },
+	{ "runqueues.nr_running", "rw-", 1, "dequeue_task_fair", KSYM_HIT_WRITE, 1 },
+	{ "init_task.flags", "rw-", 1, "do_exit", KSYM_HIT_ACCESS, 1 },
+	{ "init_task.flags", "rw-", 1, "do_exit", KSYM_HIT_WRITE, 1 },
+	{ NULL, NULL, 0, NULL, 0, 0 },
+};
+static const uint64_t fields_values[] = { 0xff, 0xff, 0xff, 0xff, 0xff };
+
 static const struct fixture fixtures[] = {
-	{ "ksym-hits.dat", hits_expect, 11, 2, hits_values, 8 },
-	{ "ksym-event.dat", event_expect, 6, 2, event_values, 4 },
-	{ "no-ksym.dat", NULL, 0, 0, NULL, 0 },
+	{ "ksym-hits.dat", hits_expect, 11, 2, hits_values, 8, FIELDS_ANY,
+	  "ksym_hitgen_var rw- read or write by ksym_hitgen_write_a+0x[0-9a-f]* value=0x1 cpu=0 pid=[0-9]*" },
+	{ "ksym-event.dat", event_expect, 6, 2, event_values, 4, FIELDS_ANY,
+	  "ksym_hitgen_var rw- read or write by ksym_hitgen_write_b+0x[0-9a-f]* value=0x1 cpu=1 pid=[0-9]*" },
+	{ "ksym-fields.dat", fields_expect, 12, 4, fields_values, 5, FIELDS_YES,
+	  "tasklist_lock -w- write by release_task+0x6b (in do_raw_write_lock+0x2c) value=0xff cpu=0 pid=100" },
+	{ "no-ksym.dat", NULL, 0, 0, NULL, 0, FIELDS_NO, NULL },
 };
 
 static bool accessor_is(struct plugin_ksym_context *ctx,
@@ -167,6 +203,71 @@ static int count_matching(struct plugin_ksym_context *ctx,
 			n++;
 	}
 	return n;
+}
+
+/*
+ * The caller and sym fields where the trace has them, the fallback (ip,
+ * kallsyms) where it does not; the tooltip line of the first hit. Only
+ * ksym-fields.dat has a lock word (tasklist_lock): there the caller is the
+ * lock's taker and ip is in do_raw_write_lock; everywhere else caller == ip.
+ */
+static void check_fields(struct plugin_ksym_context *ctx,
+			 const struct fixture *fx)
+{
+	const struct ksym_hit *hit, *first = NULL;
+	int i, named = 0, other = 0, copies = 0, nr_addrs = 0, lock;
+	bool has = true;
+	const char *ipf;
+	char *s;
+
+	for (i = 0; i < ctx->nr_events; i++)
+		if (!ctx->events[i].caller || !ctx->events[i].sym)
+			has = false;
+	CHECK(ctx->nr_events && (fx->fields == FIELDS_ANY ||
+				 has == (fx->fields == FIELDS_YES)),
+	      "%s: ksym_hit %s caller and sym", fx->file,
+	      has ? "has" : "has no");
+
+	for (i = 0; i < ctx->nr_watches; i++) {
+		named += ctx->watches[i].named;
+		if (ctx->watches[i].nr_addrs > 1) {
+			copies++;
+			nr_addrs = ctx->watches[i].nr_addrs;
+		}
+	}
+	CHECK(named == (has ? ctx->nr_watches : 0),
+	      "%s: %d of %d watches named by sym", fx->file, named,
+	      ctx->nr_watches);
+
+	/* ip kept; the accessor differs from ip's function only for locks. */
+	for (i = 0; i < ctx->data->size; i++) {
+		hit = &ctx->hits[ctx->data->data[i]->field];
+		if (!first && !strcmp(ctx->watches[hit->watch].name,
+				      fx->expect[0].sym))
+			first = hit;
+		ipf = tep_find_function(ctx->tep, hit->ip);
+		lock = !strcmp(ctx->watches[hit->watch].name, "tasklist_lock");
+		if (lock && (!ipf || strcmp(ipf, "do_raw_write_lock") ||
+			     hit->caller == hit->ip))
+			other++;
+		if (!lock && hit->caller != hit->ip)
+			other++;
+	}
+	CHECK(!other, "%s: %s", fx->file, fx->fields == FIELDS_YES ?
+	      "lock hits: ip in do_raw_write_lock, caller outside; others: caller == ip" :
+	      "caller == ip (no lock word; or no caller field)");
+
+	if (fx->fields == FIELDS_YES)
+		CHECK(copies == 1 && nr_addrs == 2,
+		      "%s: one watch at more than one address (the per-CPU one), at %d",
+		      fx->file, nr_addrs);
+
+	if (!fx->describe)
+		return;
+	s = first ? ksym_hit_describe(ctx, first) : NULL;
+	CHECK(s && !fnmatch(fx->describe, s, 0), "%s: tooltip \"%s\"",
+	      fx->file, s ? s : "(none)");
+	free(s);
 }
 
 static void check_fixture(struct kshark_context *kctx, const char *dir,
@@ -265,9 +366,12 @@ static void check_fixture(struct kshark_context *kctx, const char *dir,
 		       ksym_access_str(ctx->watches[k].access),
 		       ctx->watches[k].colour, ctx->watches[k].nr_hits,
 		       ctx->watches[k].nr_writes, ctx->watches[k].nr_reads);
-	if (ctx->nr_watches == 2)
-		CHECK(ctx->watches[0].colour != ctx->watches[1].colour,
-		      "%s: one colour per symbol", fx->file);
+	for (i = 0, first = 0; i < ctx->nr_watches; i++)
+		for (k = 0; k < i; k++)
+			if (ctx->watches[i].colour == ctx->watches[k].colour)
+				first++;
+	CHECK(first == 0, "%s: one colour per symbol", fx->file);
+	first = -1;
 
 	for (x = fx->expect; x->sym; x++) {
 		k = count_matching(ctx, x);
@@ -291,6 +395,8 @@ static void check_fixture(struct kshark_context *kctx, const char *dir,
 	CHECK(k == fx->nr_values && first < 0,
 	      "%s: %s values in time order (%d of %d match)", fx->file,
 	      fx->expect[0].sym, k, fx->nr_values);
+
+	check_fields(ctx, fx);
 
 free_rows:
 	for (i = 0; rows && i < n; i++)
