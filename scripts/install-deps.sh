@@ -13,6 +13,8 @@ packages=(
 	# kernel build
 	gcc make libc6-dev binutils perl python3 bc bison flex libelf-dev libssl-dev
 	kmod cpio pkg-config rsync ccache patch xz-utils gzip file
+	# BTF of the test kernel (pahole) and ksym-ctl fields (libbpf)
+	dwarves libbpf-dev
 	# kernel source (/usr/src/linux-source-6.12.tar.xz)
 	linux-source-6.12
 	# test VM: root file system, tracing tools, QEMU
