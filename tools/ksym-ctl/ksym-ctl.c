@@ -23,6 +23,7 @@ static const struct {
 	{ "record",	record_main,	"record hits while COMMAND runs into a trace.dat" },
 	{ "report",	report_main,	"accessors and call paths of a recorded trace.dat" },
 	{ "top",	top_main,	"live table of hits per watch and accessor" },
+	{ "fields",	fields_main,	"members of a variable or type as filter paths (BTF)" },
 };
 
 static void usage(FILE *f)
@@ -48,6 +49,7 @@ static void usage(FILE *f)
 		"  ksym-ctl record --stack total_forks:-w- -- sh -c 'for i in 1 2 3; do true & done; wait'\n"
 		"  ksym-ctl report -g\n"
 		"  ksym-ctl top -d 1 jiffies_64/8:rw-\n"
+		"  ksym-ctl fields runqueues       # runqueues.nr_running:rw- and the like\n"
 		"\n"
 		"'ksym-ctl COMMAND --help' tells more; man ksym-ctl.\n");
 }

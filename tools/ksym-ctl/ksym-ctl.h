@@ -11,5 +11,6 @@ int stat_main(int argc, char **argv);
 int record_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int top_main(int argc, char **argv);
+int fields_main(int argc, char **argv);
 
 #endif

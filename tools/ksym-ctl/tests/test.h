@@ -45,4 +45,7 @@ void unmute(int fd);
 	}								\
 } while (0)
 
+/* Tests in other files. */
+void test_fields(void);
+
 #endif

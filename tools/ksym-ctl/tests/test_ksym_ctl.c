@@ -633,6 +633,7 @@ int main(void)
 	test_fixture();
 	test_caller_sym();
 	test_json_callchain();
+	test_fields();
 	printf("ksym-ctl unit tests: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of ksym-ctl fields: on BTF made here with libbpf (known
+ * layouts, written to a temporary file as /sys/kernel/btf/vmlinux is), and
+ * on the host's own /sys/kernel/btf/vmlinux when it has one.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "fields.h"
+#include "test.h"
+
+static char dir[] = "/tmp/ksym-fields-XXXXXX";
+static char vmlinux[64];
+
+static int write_btf(const struct btf *btf, const char *path)
+{
+	const void *raw;
+	__u32 size;
+	FILE *f;
+	int ok;
+
+	raw = btf__raw_data(btf, &size);
+	f = fopen(path, "w");
+	if (!raw || !f) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	ok = fwrite(raw, 1, size, f) == size;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/*
+ *	struct list_head { struct list_head *next, *prev; };
+ *	struct inner { int a; unsigned long b; };
+ *	struct outer {
+ *		int x;					  0
+ *		union { int u1; unsigned long u2; };	  8
+ *		struct inner in;			 16
+ *		int arr[4];				 32
+ *		unsigned int bf1:3, bf2:5;		 48
+ *		struct inner ia[2];			 56
+ *		struct list_head *lp;			 88
+ *	};						 96 bytes
+ *	typedef struct outer outer_t;
+ *	typedef unsigned long ulong_t;
+ *	union onion { int i; unsigned long l; };
+ *	struct holder { struct { int p, q; } st; };
+ *	DEFINE_PER_CPU(struct outer, my_pcpu);
+ *	unsigned long counter;			a VAR outside the per-CPU data
+ *
+ * and, split on it as a module's BTF is, the module modx with
+ *	DEFINE_PER_CPU(struct inner, mod_pcpu);
+ */
+static int make_btf(void)
+{
+	struct btf *btf = btf__new_empty(), *mod = NULL;
+	int i_int, i_uint, i_ulong, lh, lh_ptr, inner, anon, arr, ia, outer;
+	int pcpu, counter, ret = -1;
+	char path[80];
+
+	if (!btf)
+		return -1;
+	i_int = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	i_uint = btf__add_int(btf, "unsigned int", 4, 0);
+	i_ulong = btf__add_int(btf, "long unsigned int", 8, 0);
+	/* The pointer refers to the struct that comes next. */
+	lh_ptr = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
+	lh = btf__add_struct(btf, "list_head", 16);
+	btf__add_field(btf, "next", lh_ptr, 0, 0);
+	btf__add_field(btf, "prev", lh_ptr, 64, 0);
+	inner = btf__add_struct(btf, "inner", 16);
+	btf__add_field(btf, "a", i_int, 0, 0);
+	btf__add_field(btf, "b", i_ulong, 64, 0);
+	anon = btf__add_union(btf, NULL, 8);
+	btf__add_field(btf, "u1", i_int, 0, 0);
+	btf__add_field(btf, "u2", i_ulong, 0, 0);
+	arr = btf__add_array(btf, i_int, i_int, 4);
+	ia = btf__add_array(btf, i_int, inner, 2);
+	outer = btf__add_struct(btf, "outer", 96);
+	btf__add_field(btf, "x", i_int, 0, 0);
+	btf__add_field(btf, NULL, anon, 64, 0);
+	btf__add_field(btf, "in", inner, 128, 0);
+	btf__add_field(btf, "arr", arr, 256, 0);
+	btf__add_field(btf, "bf1", i_uint, 384, 3);
+	btf__add_field(btf, "bf2", i_uint, 387, 5);
+	btf__add_field(btf, "ia", ia, 448, 0);
+	btf__add_field(btf, "lp", lh_ptr, 704, 0);
+	btf__add_typedef(btf, "outer_t", outer);
+	btf__add_typedef(btf, "ulong_t", i_ulong);
+	btf__add_union(btf, "onion", 8);
+	btf__add_field(btf, "i", i_int, 0, 0);
+	btf__add_field(btf, "l", i_ulong, 0, 0);
+	anon = btf__add_struct(btf, NULL, 8);
+	btf__add_field(btf, "p", i_int, 0, 0);
+	btf__add_field(btf, "q", i_int, 32, 0);
+	btf__add_struct(btf, "holder", 8);
+	btf__add_field(btf, "st", anon, 0, 0);
+	pcpu = btf__add_var(btf, "my_pcpu", BTF_VAR_GLOBAL_ALLOCATED, outer);
+	counter = btf__add_var(btf, "counter", BTF_VAR_GLOBAL_ALLOCATED, i_ulong);
+	btf__add_datasec(btf, ".data..percpu", 96);
+	btf__add_datasec_var_info(btf, pcpu, 0, 96);
+	btf__add_datasec(btf, ".data", 8);
+	if (btf__add_datasec_var_info(btf, counter, 0, 8) < 0 || lh < 0)
+		goto out;
+	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", dir);
+	if (write_btf(btf, vmlinux))
+		goto out;
+
+	mod = btf__new_empty_split(btf);
+	if (!mod)
+		goto out;
+	pcpu = btf__add_var(mod, "mod_pcpu", BTF_VAR_GLOBAL_ALLOCATED, inner);
+	btf__add_datasec(mod, ".data..percpu", 16);
+	if (btf__add_datasec_var_info(mod, pcpu, 0, 16) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/modx", dir);
+	ret = write_btf(mod, path);
+out:
+	btf__free(mod);
+	btf__free(btf);
+	return ret;
+}
+
+static char *text_of(const struct fields *fs, const char *btf, int json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (json)
+		fields_print_json(f, fs, btf);
+	else
+		fields_print(f, fs, btf);
+	fclose(f);
+	return buf;
+}
+
+static const struct field_row *row(const struct fields *fs, const char *path)
+{
+	int i;
+
+	for (i = 0; i < fs->nr_rows; i++)
+		if (!strcmp(fs->rows[i].path, path))
+			return &fs->rows[i];
+	return NULL;
+}
+
+#define ANY	(~0UL)		/* an offset that depends on the kernel's config */
+
+/* @path is a row at @offset (or ANY) of @size bytes. */
+#define CHECK_ROW(fs, path, off, sz) do {				\
+	const struct field_row *_r = row(fs, path);			\
+	CHECK(_r != NULL);						\
+	if (_r && (((off) != ANY && _r->offset != (off)) || _r->size != (sz))) { \
+		fprintf(stderr, "  %s: offset %lu size %lu\n", path,	\
+			_r->offset, _r->size);				\
+		CHECK(!"offset and size");				\
+	}								\
+} while (0)
+
+static void test_percpu_var(void)
+{
+	static const char expect[] =
+		"# my_pcpu: per-CPU variable, struct outer, 96 bytes (BTF: B)\n"
+		"# e.g. echo 'my_pcpu.x:rw-' >> /sys/kernel/tracing/ksym_trace_filter\n"
+		"# an array shows its element [0]: element [i] is at offset + i * size\n"
+		"my_pcpu.x       offset 0x0     size 4     int\n"
+		"my_pcpu.u1      offset 0x8     size 4     int\n"
+		"my_pcpu.u2      offset 0x8     size 8     long unsigned int\n"
+		"my_pcpu.in      offset 0x10    size 16    struct inner\n"
+		"my_pcpu.arr[0]  offset 0x20    size 4     int[4]\n"
+		"my_pcpu.bf1     offset 0x30    size 1     unsigned int  (bit-field: 3 bits from bit 0)\n"
+		"my_pcpu.bf2     offset 0x30    size 1     unsigned int  (bit-field: 5 bits from bit 3)\n"
+		"my_pcpu.ia[0]   offset 0x38    size 16    struct inner[2]\n"
+		"my_pcpu.lp      offset 0x58    size 8     struct list_head *\n";
+	struct fields fs;
+	char *txt;
+
+	CHECK(fields_lookup(vmlinux, "my_pcpu", 0, &fs) == 0);
+	CHECK(fs.kind == FIELDS_PERCPU && fs.size == 96 && fs.offset == 0);
+	CHECK_STR(fs.type, "struct outer");
+	/* Anonymous members by their own names; named ones not expanded. */
+	CHECK(fs.nr_rows == 9);
+	CHECK_ROW(&fs, "my_pcpu.u2", 8, 8);
+	CHECK(!row(&fs, "my_pcpu.in.a"));
+	CHECK(row(&fs, "my_pcpu.arr[0]") && row(&fs, "my_pcpu.arr[0]")->elems == 4);
+	CHECK(row(&fs, "my_pcpu.bf2") && row(&fs, "my_pcpu.bf2")->bit_offset == 3 &&
+	      row(&fs, "my_pcpu.bf2")->bit_size == 5);
+	txt = text_of(&fs, "B", 0);
+	if (txt && strcmp(txt, expect))
+		fprintf(stderr, "got:\n%s\nexpected:\n%s", txt, expect);
+	CHECK(txt && !strcmp(txt, expect));
+	free(txt);
+	txt = text_of(&fs, "B", 1);
+	CHECK_HAS(txt, "{\"btf\": \"B\", \"target\": \"my_pcpu\", \"kind\": \"percpu_variable\", "
+		       "\"type\": \"struct outer\", \"offset\": 0, \"size\": 96, "
+		       "\"example\": \"my_pcpu.x\", \"fields\": [\n");
+	CHECK_HAS(txt, "{\"path\": \"my_pcpu.arr[0]\", \"offset\": 32, \"size\": 4, \"type\": \"int[4]\", \"elements\": 4},\n");
+	CHECK_HAS(txt, "{\"path\": \"my_pcpu.bf2\", \"offset\": 48, \"size\": 1, \"type\": \"unsigned int\", "
+		       "\"bit_offset\": 3, \"bit_size\": 5},\n");
+	CHECK_HAS(txt, "{\"path\": \"my_pcpu.lp\", \"offset\": 88, \"size\": 8, \"type\": \"struct list_head *\"}\n]}\n");
+	free(txt);
+	fields_free(&fs);
+
+	/* -r: named members expanded too, an array's through element [0]. */
+	CHECK(fields_lookup(vmlinux, "my_pcpu", FIELDS_DEPTH_MAX, &fs) == 0);
+	CHECK(fs.nr_rows == 13);
+	CHECK_ROW(&fs, "my_pcpu.in.a", 16, 4);
+	CHECK_ROW(&fs, "my_pcpu.in.b", 24, 8);
+	CHECK_ROW(&fs, "my_pcpu.ia[0].b", 64, 8);
+	/* Pointers are not followed. */
+	CHECK(!row(&fs, "my_pcpu.lp.next"));
+	fields_free(&fs);
+}
+
+/* One lookup, the kind it gives (-1: any), its rows and one of them. */
+
+struct lookup_case {
+	const char	*arg;
+	int		kind;
+	int		nr_rows;	/* -1: any */
+	const char	*path;
+	unsigned long	offset, size;
+};
+
+static void check_cases(const char *btf, const struct lookup_case *lc, int n)
+{
+	struct fields fs;
+	int i;
+
+	for (i = 0; i < n; i++, lc++) {
+		int ok = fields_lookup(btf, lc->arg, 0, &fs) == 0;
+
+		CHECK(ok);
+		if (!ok) {
+			fprintf(stderr, "  lookup of %s\n", lc->arg);
+			continue;
+		}
+		CHECK(lc->kind < 0 || (int)fs.kind == lc->kind);
+		CHECK(lc->nr_rows < 0 || fs.nr_rows == lc->nr_rows);
+		CHECK_ROW(&fs, lc->path, lc->offset, lc->size);
+		fields_free(&fs);
+	}
+}
+
+static void test_paths(void)
+{
+	static const struct lookup_case cases[] = {
+		{ "my_pcpu.ia[1].b", FIELDS_PERCPU, 1, "my_pcpu.ia[1].b", 80, 8 },
+		/* A member of an anonymous union, by its own name. */
+		{ "my_pcpu.u2", FIELDS_PERCPU, 1, "my_pcpu.u2", 8, 8 },
+		/* An index in hex, spelled back in decimal. */
+		{ "my_pcpu.arr[0x3]", FIELDS_PERCPU, 1, "my_pcpu.arr[3]", 44, 4 },
+		/* A variable outside the per-CPU data, of a scalar type. */
+		{ "counter", FIELDS_VAR, 1, "counter", 0, 8 },
+		/* A module's variable, from its split BTF next to vmlinux's. */
+		{ "modx:mod_pcpu", FIELDS_PERCPU, 2, "modx:mod_pcpu.b", 8, 8 },
+	};
+	struct fields fs;
+
+	check_cases(vmlinux, cases, sizeof(cases) / sizeof(cases[0]));
+	CHECK(fields_lookup(vmlinux, "my_pcpu.in", 0, &fs) == 0);
+	CHECK_STR(fs.target, "my_pcpu.in");
+	CHECK(fs.offset == 16 && fs.size == 16 && fs.nr_rows == 2);
+	CHECK_ROW(&fs, "my_pcpu.in.b", 24, 8);
+	fields_free(&fs);
+	CHECK(fields_lookup(vmlinux, "my_pcpu.bf2", 0, &fs) == 0);
+	CHECK(fs.nr_rows == 1 && fs.rows[0].bit_offset == 3 && fs.size == 1);
+	fields_free(&fs);
+
+	/* What the kernel would refuse too. */
+	CHECK(QUIET(fields_lookup(vmlinux, "my_pcpu.nope", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "my_pcpu.arr[4]", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "my_pcpu.x.y", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "my_pcpu.x[0]", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "my_pcpu.lp.next", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "my_pcpu.bf1.x", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "my_pcpu..x", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "my_pcpu.in+8", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "nosuch", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "struct nosuch", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "struct onion", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "ulong_t", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "(struct inner)my_pcpu", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "(struct outer my_pcpu", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "(enum e)my_pcpu", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "nomod:mod_pcpu", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup("/nonexistent/vmlinux", "my_pcpu", 0, &fs)) == -1);
+	CHECK(fs.nr_rows == 0 && !fs.rows);
+}
+
+static const struct lookup_case type_cases[] = {
+	/* The keyword, blanks, a union, a path into a type. */
+	{ "  struct   outer", FIELDS_TYPE, 9, ".lp", 88, 8 },
+	{ "outer_t", FIELDS_TYPE, 9, ".x", 0, 4 },
+	{ "union onion", FIELDS_TYPE, 2, ".l", 0, 8 },
+	{ "outer.ia[1]", FIELDS_TYPE, 2, ".ia[1].a", 72, 4 },
+	/* A cast names any symbol: its rows are whole filter targets. */
+	{ "( struct outer )some_global.in", FIELDS_CAST, 2, "(struct outer)some_global.in.b", 24, 8 },
+	/* On a typed variable, the cast its type is allowed. */
+	{ "(struct outer)my_pcpu.x", FIELDS_CAST, 1, "(struct outer)my_pcpu.x", 0, 4 },
+};
+
+static void test_types(void)
+{
+	static const char expect[] =
+		"# struct inner: type, 16 bytes (BTF: B)\n"
+		"# for a variable SYMBOL of this type, a PATH is watched as (struct inner)SYMBOL.PATH\n"
+		"# e.g. echo '(struct inner)SYMBOL.a:rw-' >> /sys/kernel/tracing/ksym_trace_filter\n"
+		".a  offset 0x0     size 4     int\n"
+		".b  offset 0x8     size 8     long unsigned int\n";
+	struct fields fs;
+	char *txt;
+
+	CHECK(fields_lookup(vmlinux, "inner", 0, &fs) == 0);
+	CHECK(fs.kind == FIELDS_TYPE);
+	CHECK_STR(fs.target, "struct inner");
+	CHECK_STR(fs.cast, "(struct inner)");
+	txt = text_of(&fs, "B", 0);
+	if (txt && strcmp(txt, expect))
+		fprintf(stderr, "got:\n%s\nexpected:\n%s", txt, expect);
+	CHECK(txt && !strcmp(txt, expect));
+	free(txt);
+	txt = text_of(&fs, "B", 1);
+	CHECK_STR(txt, "{\"btf\": \"B\", \"target\": \"struct inner\", \"kind\": \"type\", "
+		       "\"type\": \"struct inner\", \"offset\": 0, \"size\": 16, "
+		       "\"cast\": \"(struct inner)\", \"example\": \"(struct inner)SYMBOL.a\", \"fields\": [\n"
+		       "  {\"path\": \".a\", \"offset\": 0, \"size\": 4, \"type\": \"int\"},\n"
+		       "  {\"path\": \".b\", \"offset\": 8, \"size\": 8, \"type\": \"long unsigned int\"}\n"
+		       "]}\n");
+	free(txt);
+	fields_free(&fs);
+
+	check_cases(vmlinux, type_cases, sizeof(type_cases) / sizeof(type_cases[0]));
+	CHECK(fields_lookup(vmlinux, "outer_t", 0, &fs) == 0);
+	CHECK_STR(fs.target, "outer_t");
+	CHECK_STR(fs.cast, "(struct outer)");
+	fields_free(&fs);
+	CHECK(fields_lookup(vmlinux, "union onion", 0, &fs) == 0);
+	CHECK_STR(fs.cast, "(union onion)");
+	fields_free(&fs);
+	CHECK(fields_lookup(vmlinux, "( struct outer )some_global.in", 0, &fs) == 0);
+	CHECK_STR(fs.target, "(struct outer)some_global.in");
+	fields_free(&fs);
+	/* A named member of an anonymous type: its body is not printed. */
+	CHECK(fields_lookup(vmlinux, "holder", 1, &fs) == 0);
+	CHECK(fs.nr_rows == 3 && row(&fs, ".st"));
+	CHECK_STR(row(&fs, ".st") ? row(&fs, ".st")->type : NULL, "struct {...}");
+	CHECK_ROW(&fs, ".st.q", 4, 4);
+	fields_free(&fs);
+}
+
+/* The host kernel's BTF, when it has one: layouts that do not change. */
+static void test_host_btf(void)
+{
+	static const struct lookup_case cases[] = {
+		{ "struct list_head", FIELDS_TYPE, 2, ".next", 0, 8 },
+		{ "list_head", FIELDS_TYPE, 2, ".prev", 8, 8 },
+		/* kernel/fork.c: DEFINE_PER_CPU(unsigned long, process_counts) */
+		{ "process_counts", FIELDS_PERCPU, 1, "process_counts", 0, 8 },
+		/* kernel/sched: after a lock, whose size depends on the config */
+		{ "runqueues", FIELDS_PERCPU, -1, "runqueues.nr_running", ANY, 4 },
+	};
+
+	if (access(FIELDS_BTF, R_OK)) {
+		printf("fields: no %s on this host: its checks are skipped\n", FIELDS_BTF);
+		return;
+	}
+	check_cases(FIELDS_BTF, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+void test_fields(void)
+{
+	char path[80];
+
+	if (!mkdtemp(dir) || make_btf()) {
+		CHECK(!"made the test BTF");
+		return;
+	}
+	test_percpu_var();
+	test_paths();
+	test_types();
+	test_host_btf();
+	unlink(vmlinux);
+	snprintf(path, sizeof(path), "%s/modx", dir);
+	unlink(path);
+	rmdir(dir);
+}
