@@ -20,6 +20,18 @@
  *						(HPET main counter, ioremapped)
  *	/sys/kernel/debug/ksym_hitgen/mmio_read	N: ksym_hitgen_mmio() reads
  *						that register N times
+ *	/sys/kernel/debug/ksym_hitgen/rec_count	N: stores 1..N into
+ *						ksym_hitgen_rec.count (a struct
+ *						field: "(struct ksym_hitgen_rec)
+ *						ksym_hitgen_rec.count")
+ *	/sys/kernel/debug/ksym_hitgen/rec_name	N: stores N times into
+ *						ksym_hitgen_rec.name[2]
+ *	/sys/kernel/debug/ksym_hitgen/pcpu_write	N: stores 1..N into this CPU's
+ *						ksym_hitgen_pcpu.count (per-CPU)
+ *	/sys/kernel/debug/ksym_hitgen/pcpu_remote	N: stores 1..N into the next
+ *						online CPU's ksym_hitgen_pcpu.count,
+ *						from this CPU (what a per-CPU
+ *						watch cannot see)
  *	/sys/kernel/debug/ksym_hitgen/floor	1: a write breakpoint on
  *						ksym_hitgen_var on every CPU whose
  *						overflow handler only counts; 0:
@@ -41,11 +53,39 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 
 /* Watched by the tests: 8-byte, 4-byte and 16-byte (no default LEN) data. */
 unsigned long ksym_hitgen_var;
 u32 ksym_hitgen_u32 __aligned(8);
 u8 ksym_hitgen_buf[16] __aligned(8);
+
+/*
+ * A struct variable for field paths. BTF types only per-CPU variables (as
+ * pahole 1.24 encodes them), so it is watched with a cast.
+ */
+struct ksym_hitgen_rec {
+	u32		flags;
+	u32		state;
+	unsigned long	count;
+	char		name[8];
+	struct {
+		u16	lo;
+		u16	hi;
+	} pair[2];
+};
+
+struct ksym_hitgen_rec ksym_hitgen_rec;
+
+/* A per-CPU struct: each CPU's copy is watched on that CPU. */
+struct ksym_hitgen_pcpu {
+	unsigned long	pad;
+	unsigned long	count;
+	u32		small;
+};
+
+DEFINE_PER_CPU(struct ksym_hitgen_pcpu, ksym_hitgen_pcpu);
 
 /* Keeps the loads of ksym_hitgen_read() from being optimized away. */
 static unsigned long ksym_hitgen_sink;
@@ -106,6 +146,46 @@ static noinline void ksym_hitgen_write_u32(unsigned long n)
 
 	for (i = 1; i <= n; i++)
 		WRITE_ONCE(ksym_hitgen_u32, (u32)i);
+}
+
+static noinline void ksym_hitgen_rec_count(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(ksym_hitgen_rec.count, i);
+}
+
+static noinline void ksym_hitgen_rec_name(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(ksym_hitgen_rec.name[2], 'a' + i % 26);
+}
+
+/* this_cpu_write(): one store to this CPU's copy, as per-CPU code does. */
+static noinline void ksym_hitgen_pcpu_write(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		this_cpu_write(ksym_hitgen_pcpu.count, i);
+}
+
+/* per_cpu(x, other) from this CPU: not seen by a per-CPU watch. */
+static noinline void ksym_hitgen_pcpu_remote(unsigned long n)
+{
+	unsigned long i;
+	int cpu;
+
+	cpus_read_lock();
+	cpu = cpumask_next(raw_smp_processor_id(), cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(per_cpu(ksym_hitgen_pcpu, cpu).count, i);
+	cpus_read_unlock();
 }
 
 /* Many distinct accessors, to overflow the per-CPU caller slots. */
@@ -237,6 +317,10 @@ static int __init ksym_hitgen_init(void)
 		{ "read",	ksym_hitgen_read },
 		{ "spread",	ksym_hitgen_spread },
 		{ "write_u32",	ksym_hitgen_write_u32 },
+		{ "rec_count",	ksym_hitgen_rec_count },
+		{ "rec_name",	ksym_hitgen_rec_name },
+		{ "pcpu_write",	ksym_hitgen_pcpu_write },
+		{ "pcpu_remote", ksym_hitgen_pcpu_remote },
 	};
 	int i;
 

@@ -239,10 +239,10 @@ static bool ksym_events_want(void)
 /*
  * The hit, recorded: the events that are on and the tracer's entries. Only
  * when something records: a hit that is only counted does not read the
- * value or build the record.
+ * value or build the record. Returns the caller the hit is counted for.
  */
-static noinline void ksym_hit_record(struct perf_event *bp,
-				     struct pt_regs *regs, u32 opts)
+static noinline unsigned long ksym_hit_record(struct perf_event *bp,
+					      struct pt_regs *regs, u32 opts)
 {
 	struct ksym_watch *watch = bp->overflow_handler_context;
 	struct ksym_capture cap = { };
@@ -254,6 +254,8 @@ static noinline void ksym_hit_record(struct perf_event *bp,
 		.sp	= kernel_stack_pointer(regs),
 		.bp	= frame_pointer(regs),
 		.flags	= ksym_regs_flags(regs),
+		.sym	= watch->spec.target + watch->spec.name_off,
+		.sym_len = watch->spec.name_len,
 	};
 
 	/*
@@ -264,6 +266,8 @@ static noinline void ksym_hit_record(struct perf_event *bp,
 	 */
 	if (READ_ONCE(watch->spec.has_value))
 		rec.has_value = ksym_read_value(rec.addr, rec.len, &rec.value);
+	/* The same attribution as trace_stat's, for every consumer. */
+	rec.caller = ksym_hit_caller(regs, rec.ip);
 
 	trace_ksym_hit(&rec);
 #ifdef CONFIG_X86_64
@@ -282,6 +286,7 @@ static noinline void ksym_hit_record(struct perf_event *bp,
 #endif
 	if (opts & KSYM_TRACER_CURRENT)
 		ksym_tracer_hit(&rec, regs, opts, &cap);
+	return rec.caller;
 }
 
 /**
@@ -303,6 +308,7 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 	struct ksym_watch *watch = bp->overflow_handler_context;
 	struct ksym_cpu_stats *stats = this_cpu_ptr(watch->stats);
 	u32 opts = ksym_tracer_want();
+	unsigned long caller;
 
 	/*
 	 * Recorded first, so that the value is read as soon after the access
@@ -312,10 +318,10 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 	if ((opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
 		opts = 0;
 	if (opts || ksym_events_want())
-		ksym_hit_record(bp, regs, opts);
-
-	/* ksym_hit_record()'s stack capture is written: the scratch is free. */
-	ksym_count_hit(stats, ksym_hit_caller(regs, instruction_pointer(regs)));
+		caller = ksym_hit_record(bp, regs, opts);
+	else
+		caller = ksym_hit_caller(regs, instruction_pointer(regs));
+	ksym_count_hit(stats, caller);
 	if (unlikely(ksym_too_hot(stats)))
 		ksym_watch_too_hot(watch, bp);
 }
@@ -651,10 +657,13 @@ static void ksym_tracer_write(const struct ksym_instance *ins,
 	if (!ksym_event_on(ins, KSYM_EV_HIT))
 		event = trace_buffer_lock_reserve(buffer,
 						  event_ksym_hit.event.type,
-						  sizeof(*hit), trace_ctx);
+						  sizeof(*hit) + rec->sym_len,
+						  trace_ctx);
 	if (event) {
 		hit = ring_buffer_event_data(event);
 		KSYM_HIT_ASSIGN(hit, rec);
+		hit->__data_loc_sym = KSYM_DATA_LOC(typeof(*hit), rec->sym_len);
+		memcpy(hit->__data, rec->sym, rec->sym_len);
 		trace_buffer_unlock_commit_regs(tr, buffer, event, trace_ctx,
 						regs);
 	}

@@ -5,6 +5,7 @@
  *
  *	trace_ksym.c		hit path, ksym events, the tracer, tracefs files
  *	trace_ksym_parse.c	ksym_trace_filter grammar and error texts
+ *	trace_ksym_btf.c	field paths and casts, resolved from BTF
  *	trace_ksym_watch.c	watch set: transactions, arming, hotplug, modules
  *	trace_ksym_stat.c	trace_stat/ksym_tracer and ksym_callers
  *	trace_ksym_branch.c	branch snippets (CONFIG_KSYM_TRACER_BRANCHES)
@@ -39,11 +40,12 @@
 
 /*
  * Limits. An entry is one TARGET[/LEN]:ACCESS[@CPULIST] token; a write may
- * hold several, and a token may be split over several write() calls.
+ * hold several, and a token may be split over several write() calls. A
+ * TARGET with a cast and a field path is as long as its entry can be.
  */
 #define KSYM_ENTRY_MAX		1024	/* longest entry, with its NUL */
 #define KSYM_WRITE_MAX		4096	/* most data applied as one write */
-#define KSYM_TARGET_MAX		(MODULE_NAME_LEN + KSYM_NAME_LEN + 24)
+#define KSYM_TARGET_MAX		KSYM_ENTRY_MAX
 #define KSYM_MAX_WATCHES	32
 #define KSYM_MAX_ENTRIES	(2 * KSYM_MAX_WATCHES)	/* in one write */
 #define KSYM_CALLER_SLOTS	16	/* accessor slots per watch and CPU */
@@ -81,16 +83,22 @@ static_assert(HW_BREAKPOINT_R == 1 && HW_BREAKPOINT_W == 2 &&
 
 /**
  * struct ksym_spec - what one watch is, as parsed and as shown when read
- * @addr:     first byte watched
+ * @addr:     first byte watched; for a per-CPU watch, its __percpu address
+ *            (each CPU watches its own copy, per_cpu_ptr(@addr, cpu))
  * @len:      bytes watched: 1, 2, 4 or 8
  * @access:   HW_BREAKPOINT_R/W/X bits
  * @all_cpus: no @CPULIST was given: watch on every CPU
  * @has_value: the range is RAM, so the hit path may read the value the
  *            access left; never for device memory, where a read can have
  *            side effects, nor for execute watches
+ * @percpu:   @addr is in the per-CPU area (a DEFINE_PER_CPU variable)
+ * @name_off: where the name the events and profiles show starts in
+ *            @target: after the cast, "init_task.flags"
+ * @name_len: length of that name, with its NUL
  * @cpus:     CPUs to watch on when !@all_cpus
  * @target:   canonical spelling of the target, e.g. "jiffies_64",
- *            "mod:sym+0x8" or "0xffffffff81234560"
+ *            "mod:sym+0x8", "0xffffffff81234560", "runqueues.nr_running"
+ *            or "(struct task_struct)init_task.comm[2]"
  */
 struct ksym_spec {
 	unsigned long		addr;
@@ -98,9 +106,22 @@ struct ksym_spec {
 	unsigned int		access;
 	bool			all_cpus;
 	bool			has_value;
+	bool			percpu;
+	u16			name_off;
+	u16			name_len;
 	struct cpumask		cpus;
 	char			target[KSYM_TARGET_MAX];
 };
+
+/* The address a watch's breakpoint on @cpu watches. */
+static inline unsigned long ksym_spec_addr(const struct ksym_spec *spec,
+					   int cpu)
+{
+	if (spec->percpu)
+		return (unsigned long)per_cpu_ptr((void __percpu *)spec->addr,
+						  cpu);
+	return spec->addr;
+}
 
 /* Hits of one accessing instruction on one CPU. */
 struct ksym_caller {
@@ -163,6 +184,19 @@ struct ksym_watch {
 	C(NOT_TEXT,	"--x needs an instruction address"),		\
 	C(EXEC_LEN,	"--x watches are sizeof(long) bytes: give no /LEN"), \
 	C(BAD_CPULIST,	"Invalid CPU list"),				\
+	C(BAD_CAST,	"Expected (struct TYPE) or (union TYPE) before the symbol"), \
+	C(NO_TYPE,	"No such struct or union in the kernel's BTF"),	\
+	C(CAST_MISMATCH, "The cast contradicts the symbol's type in BTF"), \
+	C(NEED_CAST,	"BTF types only per-CPU variables: name the type, as in (struct task_struct)init_task.flags"), \
+	C(NO_BTF,	"Casts and field paths need BTF: a kernel built with CONFIG_DEBUG_INFO_BTF"), \
+	C(CAST_ADDR,	"Casts and field paths need a symbol, not an address"), \
+	C(BAD_PATH,	"Expected .FIELD or [INDEX]"),			\
+	C(NO_FIELD,	"No such field in this struct or union"),	\
+	C(NOT_STRUCT,	"Not a struct or union: it has no fields"),	\
+	C(NOT_ARRAY,	"Not an array: it has no elements"),		\
+	C(BAD_INDEX,	"Array index out of range"),			\
+	C(LEN_TOO_BIG,	"Length is larger than the field: give a smaller /LEN"), \
+	C(PERCPU_NO_BTF, "Per-CPU variable of a module without BTF: its module cannot be checked"), \
 	C(NO_SUCH_WATCH, "No such watch to remove"),			\
 	C(TOO_MANY,	"Too many watches"),				\
 	C(MODULE_GOING,	"The module of this address is going away"),	\
@@ -201,7 +235,7 @@ struct ksym_entry {
 };
 
 /*
- * The blanks that separate entries: what strsep() splits at, nothing else
+ * The blanks that separate entries (ksym_entry_end()), nothing else
  * (isspace() also takes Latin-1 0xa0, which a symbol cannot hold either
  * but would then be counted as a separator and not split at).
  */
@@ -255,6 +289,24 @@ static inline bool ksym_read_value(unsigned long addr, unsigned int len,
 	return true;
 }
 
+/*
+ * A TARGET taken apart: [(struct|union TYPE)]SYMBOL[PATH][+OFFSET]. The
+ * positions are offsets in the entry, for the caret of error_log.
+ */
+struct ksym_target {
+	const char	*cast;		/* "struct task_struct", or NULL */
+	int		cast_pos;
+	const char	*sym;		/* as written, "mod:" prefix included */
+	int		sym_pos;
+	const char	*path;		/* ".comm[2]", or "" */
+	int		path_pos;
+	/* What trace_ksym_btf.c found: */
+	unsigned long	off;		/* bytes from the symbol to the field */
+	unsigned long	size;		/* the field's bytes */
+	bool		typed;		/* BTF types the symbol itself */
+	char		canon[KSYM_TARGET_MAX];	/* cast and path, canonical */
+};
+
 /* trace_ksym_parse.c */
 int ksym_parse_entry(struct ksym_entry *e);
 int ksym_spec_format(char *buf, size_t size, const struct ksym_spec *spec);
@@ -264,6 +316,10 @@ void ksym_log(const char *text, int err, int pos);
 #if IS_ENABLED(CONFIG_KUNIT)
 unsigned int ksym_default_len(unsigned long addr, unsigned long symsize);
 #endif
+
+/* trace_ksym_btf.c */
+int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
+		     bool module_percpu);
 
 /* trace_ksym_watch.c: the watch set, under ksym_mutex */
 extern struct mutex ksym_mutex;

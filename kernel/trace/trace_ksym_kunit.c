@@ -11,6 +11,8 @@
 #include <linux/sched/task.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
+#include <linux/kernel_stat.h>
+#include <linux/sched/stat.h>
 
 #include "trace_ksym.h"
 
@@ -246,6 +248,183 @@ static struct kunit_suite ksym_parser_suite = {
 };
 
 /*
+ * Field paths and per-CPU variables, resolved from the kernel's own BTF:
+ * offsets and sizes compared with offsetof()/sizeof() of the real structs.
+ */
+static void ksym_btf_skip(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		kunit_skip(test, "no BTF (CONFIG_PROBE_EVENTS_BTF_ARGS=n)");
+}
+
+/* Parse, check address, length and canonical form, write that back. */
+static void ksym_test_resolves(struct kunit *test, const char *text,
+			       unsigned long addr, unsigned int len,
+			       bool percpu, const char *canon,
+			       const char *name)
+{
+	char *buf = kunit_kzalloc(test, KSYM_ENTRY_MAX, GFP_KERNEL);
+	struct ksym_entry *e, *b;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	e = ksym_test_parse(test, text, &ret);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "entry %s: error %d at %d", text,
+			    e->err, e->err_pos);
+	KUNIT_EXPECT_EQ_MSG(test, e->spec.addr, addr, "entry %s", text);
+	KUNIT_EXPECT_EQ_MSG(test, e->spec.len, len, "entry %s", text);
+	KUNIT_EXPECT_EQ_MSG(test, e->spec.percpu, percpu, "entry %s", text);
+	ksym_spec_format(buf, KSYM_ENTRY_MAX, &e->spec);
+	KUNIT_EXPECT_STREQ(test, buf, canon);
+	KUNIT_EXPECT_STREQ(test, e->spec.target + e->spec.name_off, name);
+	KUNIT_EXPECT_EQ(test, e->spec.name_len, (u16)(strlen(name) + 1));
+	b = ksym_test_parse(test, buf, &ret);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "canonical %s", buf);
+	KUNIT_EXPECT_TRUE_MSG(test, ksym_spec_equal(&e->spec, &b->spec),
+			      "%s -> %s", text, buf);
+}
+
+static void ksym_test_btf_cast(struct kunit *test)
+{
+	char want[96];
+
+	ksym_btf_skip(test);
+	ksym_test_resolves(test, "(struct task_struct)init_task.flags:-w-",
+			   (unsigned long)&init_task.flags,
+			   sizeof(init_task.flags), false,
+			   "(struct task_struct)init_task.flags/4:-w-",
+			   "init_task.flags");
+	/* Blanks in the cast, a hexadecimal index: canonical spelling. */
+	ksym_test_resolves(test,
+			   "(  struct\ttask_struct )init_task.comm[0x2]:-w-",
+			   (unsigned long)&init_task.comm[2], 1, false,
+			   "(struct task_struct)init_task.comm[2]/1:-w-",
+			   "init_task.comm[2]");
+	/* An array field: its first naturally aligned word. */
+	snprintf(want, sizeof(want), "(struct task_struct)init_task.comm/%u:rw-",
+		 ksym_default_len((unsigned long)init_task.comm,
+				  sizeof(init_task.comm)));
+	ksym_test_resolves(test, "(struct task_struct)init_task.comm:rw-",
+			   (unsigned long)init_task.comm,
+			   ksym_default_len((unsigned long)init_task.comm,
+					    sizeof(init_task.comm)),
+			   false, want, "init_task.comm");
+	/* A nested struct's member, and /LEN within it. */
+	ksym_test_resolves(test,
+			   "(struct task_struct)init_task.tasks.next/8:-w-",
+			   (unsigned long)&init_task.tasks.next, 8, false,
+			   "(struct task_struct)init_task.tasks.next/8:-w-",
+			   "init_task.tasks.next");
+	ksym_test_resolves(test, "(struct task_struct)init_task.pid/2:-w-",
+			   (unsigned long)&init_task.pid, 2, false,
+			   "(struct task_struct)init_task.pid/2:-w-",
+			   "init_task.pid");
+}
+
+static void ksym_test_btf_percpu(struct kunit *test)
+{
+	struct ksym_entry *e;
+	int cpu, ret;
+
+	ksym_btf_skip(test);
+	/* A plain per-CPU variable: BTF types it, its real size. */
+	ksym_test_resolves(test, "process_counts:-w-",
+			   (unsigned long)&process_counts,
+			   sizeof(unsigned long), true,
+			   "process_counts/8:-w-", "process_counts");
+	e = ksym_test_parse(test, "process_counts:-w-", &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, ksym_spec_addr(&e->spec, cpu),
+				(unsigned long)per_cpu_ptr(&process_counts, cpu));
+
+	/* Fields of per-CPU structs; a cast that agrees is dropped. */
+	ksym_test_resolves(test, "kstat.softirqs[3]:-w-",
+			   (unsigned long)&kstat.softirqs[3],
+			   sizeof(kstat.softirqs[3]), true,
+			   "kstat.softirqs[3]/4:-w-", "kstat.softirqs[3]");
+	ksym_test_resolves(test,
+			   "(struct kernel_cpustat)kernel_cpustat.cpustat[1]:rw-@0",
+			   (unsigned long)&kernel_cpustat.cpustat[1], 8, true,
+			   "kernel_cpustat.cpustat[1]/8:rw-@0",
+			   "kernel_cpustat.cpustat[1]");
+	ksym_test_resolves(test, "kstat.irqs_sum/4:-w-",
+			   (unsigned long)&kstat.irqs_sum, 4, true,
+			   "kstat.irqs_sum/4:-w-", "kstat.irqs_sum");
+}
+
+/* Each bad path: its errno, its error and the caret under the bad token. */
+static const struct ksym_bad_case ksym_btf_bad_cases[] = {
+	{ "(struct task_struct)init_task.no_such_field:-w-",
+	  -ENOENT, KSYM_ERR_NO_FIELD, 30 },
+	{ "(struct task_struct)init_task.flags.x:-w-",
+	  -EINVAL, KSYM_ERR_NOT_STRUCT, 35 },
+	{ "(struct task_struct)init_task.comm[16]:-w-",
+	  -ERANGE, KSYM_ERR_BAD_INDEX, 35 },
+	{ "(struct task_struct)init_task.flags[1]:-w-",
+	  -EINVAL, KSYM_ERR_NOT_ARRAY, 35 },
+	{ "(struct task_struct)init_task.comm[x]:-w-",
+	  -EINVAL, KSYM_ERR_BAD_PATH, 35 },
+	{ "(struct task_struct)init_task.comm[2:-w-",
+	  -EINVAL, KSYM_ERR_BAD_PATH, 34 },
+	{ "(struct task_struct)init_task..flags:-w-",
+	  -EINVAL, KSYM_ERR_BAD_PATH, 30 },
+	{ "(struct task_struct)init_task.flags/8:-w-",
+	  -EINVAL, KSYM_ERR_LEN_TOO_BIG, 36 },
+	{ "(struct ksym_no_such_type)init_task.flags:-w-",
+	  -ENOENT, KSYM_ERR_NO_TYPE, 0 },
+	{ "(union task_struct)init_task.flags:-w-",
+	  -ENOENT, KSYM_ERR_NO_TYPE, 0 },
+	{ "(struct task_struct)kstat.irqs_sum:-w-",
+	  -EINVAL, KSYM_ERR_CAST_MISMATCH, 0 },
+	{ "(strukt task_struct)init_task.flags:-w-",
+	  -EINVAL, KSYM_ERR_BAD_CAST, 1 },
+	{ "(struct task_struct init_task.flags:-w-",
+	  -EINVAL, KSYM_ERR_BAD_CAST, 0 },
+	{ "(struct 9x)init_task.flags:-w-",
+	  -EINVAL, KSYM_ERR_BAD_CAST, 8 },
+	{ "(struct task_struct)0xffffffff81000000/8:-w-",
+	  -EINVAL, KSYM_ERR_CAST_ADDR, 0 },
+	{ "init_task.flags:-w-",
+	  -EINVAL, KSYM_ERR_NEED_CAST, 0 },
+	{ "kstat.irqs_sum/16:-w-",
+	  -EINVAL, KSYM_ERR_BAD_LEN, 15 },
+	{ "kstat.softirqs.x:-w-",
+	  -EINVAL, KSYM_ERR_NOT_STRUCT, 14 },
+	{ "process_counts:--x",
+	  -EINVAL, KSYM_ERR_NOT_TEXT, 0 },
+};
+
+static void ksym_test_btf_errors(struct kunit *test)
+{
+	const struct ksym_bad_case *c;
+	struct ksym_entry *e;
+	int i, ret;
+
+	ksym_btf_skip(test);
+	for (i = 0; i < ARRAY_SIZE(ksym_btf_bad_cases); i++) {
+		c = &ksym_btf_bad_cases[i];
+		e = ksym_test_parse(test, c->text, &ret);
+		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "entry %s", c->text);
+		KUNIT_EXPECT_EQ_MSG(test, e->err, c->err, "entry %s", c->text);
+		KUNIT_EXPECT_EQ_MSG(test, e->err_pos, c->pos, "entry %s",
+				    c->text);
+	}
+}
+
+static struct kunit_case ksym_btf_cases[] = {
+	KUNIT_CASE(ksym_test_btf_cast),
+	KUNIT_CASE(ksym_test_btf_percpu),
+	KUNIT_CASE(ksym_test_btf_errors),
+	{}
+};
+
+static struct kunit_suite ksym_btf_suite = {
+	.name = "ksym_btf",
+	.test_cases = ksym_btf_cases,
+};
+
+/*
  * Transactions on real breakpoints, in the style of hw_breakpoint_test.c:
  * fill CPU 0's debug registers with watches on words of our own, replace
  * one in a single write, see a write that cannot fit fail and change
@@ -371,7 +550,7 @@ static struct kunit_suite ksym_txn_suite = {
 	.test_cases = ksym_txn_cases,
 };
 
-kunit_test_suites(&ksym_parser_suite, &ksym_txn_suite);
+kunit_test_suites(&ksym_parser_suite, &ksym_btf_suite, &ksym_txn_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ksym tracer's filter parser");
 MODULE_LICENSE("GPL");

@@ -97,21 +97,138 @@ static bool ksym_is_text(unsigned long addr)
 }
 
 /*
- * Resolve TARGET (symbol, symbol+offset, module:symbol[+offset] or
- * 0xADDRESS) in @tgt, which starts at @pos in the entry, into spec->addr
- * and spec->target; *symsize gets the symbol size when TARGET names a
- * symbol with no offset, else 0.
+ * A per-CPU variable: kallsyms gives its __percpu address (an offset into
+ * the per-CPU area on x86-64, the init copy elsewhere), and each CPU has a
+ * copy of its own. *@in_module says whether a module owns it.
+ */
+static bool ksym_is_percpu(unsigned long addr, bool *in_module)
+{
+	*in_module = false;
+#ifdef CONFIG_SMP
+	if (addr >= (unsigned long)__per_cpu_start &&
+	    addr < (unsigned long)__per_cpu_end)
+		return true;
+	/* Real memory is no __percpu address, whatever it adds up to. */
+	if (virt_addr_valid((void *)addr) ||
+	    is_vmalloc_or_module_addr((void *)addr))
+		return false;
+	addr = (unsigned long)per_cpu_ptr((void __percpu *)addr,
+					  cpumask_first(cpu_possible_mask));
+	*in_module = is_module_percpu_address(addr);
+	return *in_module;
+#else
+	return false;
+#endif
+}
+
+/*
+ * "(struct NAME)" or "(union NAME)" at @s, blanks allowed inside: into
+ * t->cast as "struct NAME", in place. Returns the length taken, or a
+ * negative errno.
+ */
+static int ksym_parse_cast(struct ksym_entry *e, char *s, int pos,
+			   struct ksym_target *t)
+{
+	char *end = strchr(s, ')');
+	char *kw, *name, *out = s + 1;
+	int kwlen, len;
+
+	if (!end)
+		return ksym_entry_fail(e, KSYM_ERR_BAD_CAST, pos, -EINVAL);
+	*end = '\0';
+	kw = skip_spaces(s + 1);
+	if (str_has_prefix(kw, "struct"))
+		kwlen = strlen("struct");
+	else if (str_has_prefix(kw, "union"))
+		kwlen = strlen("union");
+	else
+		return ksym_entry_fail(e, KSYM_ERR_BAD_CAST, pos + (kw - s),
+				       -EINVAL);
+	name = kw + kwlen;
+	if (!isspace(*name))
+		return ksym_entry_fail(e, KSYM_ERR_BAD_CAST, pos + (name - s),
+				       -EINVAL);
+	name = strim(name);
+	for (len = 0; isalnum(name[len]) || name[len] == '_'; len++)
+		;
+	if (!len || isdigit(name[0]))
+		return ksym_entry_fail(e, KSYM_ERR_BAD_CAST, pos + (name - s),
+				       -EINVAL);
+	if (name[len])
+		return ksym_entry_fail(e, KSYM_ERR_BAD_CAST,
+				       pos + (name + len - s), -EINVAL);
+	/* Canonical spelling, never longer than what was written. */
+	memmove(out, kw, kwlen);
+	out[kwlen] = ' ';
+	memmove(out + kwlen + 1, name, len + 1);
+	t->cast = out;
+	t->cast_pos = pos;
+	return end + 1 - s;
+}
+
+static bool ksym_symbol_char(char c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '$' || c == ':';
+}
+
+/*
+ * Split SYMBOL[PATH] at @s: the longest prefix that kallsyms knows, ending
+ * before a '.' or '[', is the symbol (symbols may hold dots themselves:
+ * "foo.constprop.0"). Returns its address, or 0.
+ */
+static unsigned long ksym_split_symbol(char *s, char **path)
+{
+	unsigned long addr;
+	char *p, c;
+
+	for (p = s + strlen(s); p > s; p--) {
+		if (*p && *p != '.' && *p != '[')
+			continue;
+		c = *p;
+		*p = '\0';
+		addr = ksym_check_symbol(s) < 0 ? kallsyms_lookup_name(s) : 0;
+		*p = c;
+		if (addr) {
+			*path = p;
+			return addr;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Resolve TARGET ([(struct|union TYPE)] symbol[PATH][+offset],
+ * module:symbol[PATH][+offset] or 0xADDRESS) in @tgt, at @pos in the entry,
+ * into spec->addr, spec->percpu and spec->target (canonical); *size gets
+ * the bytes of what it names when known (the field, the symbol's BTF type,
+ * or the symbol's kallsyms extent), else 0; *sized_by_btf says whether
+ * BTF gave that size.
  */
 static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
-			       unsigned long *symsize)
+			       unsigned long *size, bool *sized_by_btf)
 {
+	struct ksym_target *t __free(kfree) = kzalloc(sizeof(*t), GFP_KERNEL);
 	struct ksym_spec *spec = &e->spec;
-	unsigned long off = 0, size, symoff;
-	char *plus;
-	int bad;
+	unsigned long off = 0, symoff, symsize;
+	bool in_module;
+	char *plus, *p, *path, c;
+	int n, bad, ret;
 
-	*symsize = 0;
+	*size = 0;
+	*sized_by_btf = false;
+	if (!t)
+		return ksym_entry_fail(e, KSYM_ERR_NO_MEM, pos, -ENOMEM);
+	if (tgt[0] == '(') {
+		n = ksym_parse_cast(e, tgt, pos, t);
+		if (n < 0)
+			return n;
+		tgt += n;
+		pos += n;
+	}
 	if (tgt[0] == '0' && (tgt[1] == 'x' || tgt[1] == 'X')) {
+		if (t->cast)
+			return ksym_entry_fail(e, KSYM_ERR_CAST_ADDR,
+					       t->cast_pos, -EINVAL);
 		if (kstrtoul(tgt, 16, &spec->addr))
 			return ksym_entry_fail(e, KSYM_ERR_BAD_ADDR, pos, -EINVAL);
 		snprintf(spec->target, sizeof(spec->target), "0x%lx",
@@ -126,23 +243,62 @@ static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
 			return ksym_entry_fail(e, KSYM_ERR_BAD_OFFSET,
 					       pos + (plus + 1 - tgt), -EINVAL);
 	}
+	for (p = tgt; *p; p++)
+		if (!ksym_symbol_char(*p) && *p != '[' && *p != ']')
+			return ksym_entry_fail(e, KSYM_ERR_BAD_SYMBOL,
+					       pos + (p - tgt), -EINVAL);
+	/* The symbol's first part, as kallsyms spells names. */
+	n = strcspn(tgt, ".[");
+	c = tgt[n];
+	tgt[n] = '\0';
 	bad = ksym_check_symbol(tgt);
+	tgt[n] = c;
 	if (bad >= 0)
 		return ksym_entry_fail(e, KSYM_ERR_BAD_SYMBOL, pos + bad,
 				       -EINVAL);
-	spec->addr = kallsyms_lookup_name(tgt);
+	spec->addr = ksym_split_symbol(tgt, &path);
 	if (!spec->addr)
 		return ksym_entry_fail(e, KSYM_ERR_NO_SYMBOL, pos, -ENOENT);
 
-	if (!off && kallsyms_lookup_size_offset(spec->addr, &size, &symoff) &&
-	    !symoff)
-		*symsize = size;
-	spec->addr += off;
+	t->sym = tgt;
+	t->sym_pos = pos;
+	t->path = path;
+	t->path_pos = pos + (path - tgt);
+	spec->percpu = ksym_is_percpu(spec->addr, &in_module);
+	/* The symbol ends where the path begins; t->path keeps its text. */
+	t->path = kstrdup(path, GFP_KERNEL);
+	if (!t->path)
+		return ksym_entry_fail(e, KSYM_ERR_NO_MEM, pos, -ENOMEM);
+	*path = '\0';
+	ret = ksym_btf_resolve(e, t, in_module);
+	kfree(t->path);
+	if (ret)
+		return ret;
+
+	if (t->size || t->typed || t->cast) {
+		*size = t->size;
+		*sized_by_btf = true;
+	} else if (kallsyms_lookup_size_offset(spec->addr, &symsize,
+					       &symoff) && !symoff) {
+		*size = symsize;
+	}
+	spec->addr += t->off + off;
+	/* SYMBOL+OFFSET needs /LEN: no size is known past the offset. */
 	if (off)
-		snprintf(spec->target, sizeof(spec->target), "%s+0x%lx", tgt,
-			 off);
-	else
-		strscpy(spec->target, tgt, sizeof(spec->target));
+		*size = 0;
+	/* The cast is written where BTF does not type the symbol itself. */
+	n = 0;
+	if (t->cast && !t->typed)
+		n = snprintf(spec->target, sizeof(spec->target), "(%s)",
+			     t->cast);
+	spec->name_off = n;
+	n += snprintf(spec->target + n, sizeof(spec->target) - n, "%s%s",
+		      tgt, t->canon);
+	if (off && n < sizeof(spec->target))
+		n += snprintf(spec->target + n, sizeof(spec->target) - n,
+			      "+0x%lx", off);
+	if (n >= sizeof(spec->target))
+		return ksym_entry_fail(e, KSYM_ERR_TOO_LONG, pos, -E2BIG);
 	return 0;
 }
 
@@ -168,6 +324,27 @@ static bool ksym_pfn_of(unsigned long addr, unsigned long *pfn)
 	return true;
 }
 
+/* Every CPU's copy of a per-CPU watch is mapped RAM. */
+static int ksym_check_percpu(struct ksym_entry *e)
+{
+	struct ksym_spec *spec = &e->spec;
+	unsigned long addr, pfn;
+	u64 dummy;
+	int cpu;
+
+	if (spec->access == KSYM_ACCESS_X)
+		return ksym_entry_fail(e, KSYM_ERR_NOT_TEXT, 0, -EINVAL);
+	for_each_possible_cpu(cpu) {
+		addr = ksym_spec_addr(spec, cpu);
+		if (!ksym_pfn_of(addr, &pfn) || page_is_ram(pfn) != 1 ||
+		    !ksym_read_value(addr, spec->len, &dummy))
+			return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0,
+					       -EFAULT);
+	}
+	spec->has_value = true;
+	return 0;
+}
+
 /*
  * Last checks of a watch's memory, with ksym_mutex held so that a module
  * cannot finish going away under them (its notifier waits for the mutex):
@@ -186,6 +363,14 @@ static int ksym_check_memory(struct ksym_entry *e)
 	/* Before memory is touched: it would tell what is mapped. */
 	if (security_locked_down(LOCKDOWN_KPROBES))
 		return ksym_entry_fail(e, KSYM_ERR_LOCKDOWN, 0, -EPERM);
+
+	/*
+	 * Per-CPU data: the copies in the per-CPU area are watched, never
+	 * the (init) image of the section; a module's is checked by
+	 * ksym_btf_resolve().
+	 */
+	if (spec->percpu)
+		return ksym_check_percpu(e);
 
 	/* The kernel's init sections are freed after boot. */
 	if (init_section_intersects((void *)addr, spec->len))
@@ -279,8 +464,9 @@ int ksym_parse_entry(struct ksym_entry *e)
 	char *buf __free(kfree) = kmalloc(KSYM_ENTRY_MAX, GFP_KERNEL);
 	struct ksym_spec *spec = &e->spec;
 	char *at, *colon, *slash;
-	unsigned long symsize;
+	unsigned long size;
 	unsigned int len = 0;
+	bool sized_by_btf;
 	int ret;
 
 	memset(spec, 0, sizeof(*spec));
@@ -336,14 +522,19 @@ int ksym_parse_entry(struct ksym_entry *e)
 	if (!buf[0])
 		return ksym_entry_fail(e, KSYM_ERR_BAD_ENTRY, 0, -EINVAL);
 
-	ret = ksym_resolve_target(e, buf, 0, &symsize);
+	ret = ksym_resolve_target(e, buf, 0, &size, &sized_by_btf);
 	if (ret)
 		return ret;
+	spec->name_len = strlen(spec->target + spec->name_off) + 1;
 	if (e->op == KSYM_OP_REMOVE)
 		return 0;
 
-	if (access_ok((void __user *)spec->addr, 1))
+	if (!spec->percpu && access_ok((void __user *)spec->addr, 1))
 		return ksym_entry_fail(e, KSYM_ERR_USER_ADDR, 0, -EINVAL);
+	/* A field is watched within its bytes. */
+	if (len && sized_by_btf && size && len > size)
+		return ksym_entry_fail(e, KSYM_ERR_LEN_TOO_BIG,
+				       slash + 1 - buf, -EINVAL);
 
 	if (spec->access == KSYM_ACCESS_X) {
 		if (len && len != sizeof(long))
@@ -353,7 +544,7 @@ int ksym_parse_entry(struct ksym_entry *e)
 			return ksym_entry_fail(e, KSYM_ERR_NOT_TEXT, 0, -EINVAL);
 		len = sizeof(long);
 	} else if (!len) {
-		len = ksym_default_len(spec->addr, symsize);
+		len = ksym_default_len(spec->addr, size);
 		if (!len)
 			return ksym_entry_fail(e, KSYM_ERR_NEED_LEN,
 					       colon - buf, -EINVAL);

@@ -40,7 +40,9 @@ static struct ksym_stat_row *ksym_row_new(struct ksym_watch *watch, int idx)
 	if (!row)
 		return NULL;
 	row->watch_idx = idx;
-	strscpy(row->target, watch->spec.target, sizeof(row->target));
+	/* The name the events show: the path, without a cast. */
+	strscpy(row->target, watch->spec.target + watch->spec.name_off,
+		sizeof(row->target));
 	row->len = watch->spec.len;
 	row->access = watch->spec.access;
 	strscpy(row->missing, "-", sizeof(row->missing));

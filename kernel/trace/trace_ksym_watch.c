@@ -80,10 +80,11 @@ void ksym_watch_too_hot(struct ksym_watch *watch, struct perf_event *bp)
  * it succeeded (ksym_txn_commit).
  */
 static void ksym_fill_attr(struct perf_event_attr *attr,
-			   const struct ksym_spec *spec, bool disabled)
+			   const struct ksym_spec *spec, int cpu, bool disabled)
 {
 	hw_breakpoint_init(attr);
-	attr->bp_addr = spec->addr;
+	/* A per-CPU watch: each CPU watches its own copy. */
+	attr->bp_addr = ksym_spec_addr(spec, cpu);
 	attr->bp_len = spec->len;
 	attr->bp_type = spec->access;
 	attr->disabled = disabled;
@@ -100,7 +101,7 @@ static int ksym_bp_create(struct ksym_watch *watch,
 	struct perf_event_attr attr;
 	struct perf_event *bp;
 
-	ksym_fill_attr(&attr, spec, disabled);
+	ksym_fill_attr(&attr, spec, cpu, disabled);
 	bp = perf_event_create_kernel_counter(&attr, cpu, NULL,
 					      ksym_hit_handler, watch);
 	if (IS_ERR(bp))
@@ -134,7 +135,7 @@ static int ksym_bp_modify(struct ksym_watch *watch,
 	struct perf_event_attr attr;
 	int ret;
 
-	ksym_fill_attr(&attr, spec, disabled);
+	ksym_fill_attr(&attr, spec, cpu, disabled);
 	ret = modify_user_hw_breakpoint(bp, &attr);
 	/*
 	 * On failure the event keeps its old settings but may be left
@@ -732,6 +733,26 @@ static int ksym_apply_locked(struct ksym_entry *entries, int nr)
 	return ret;
 }
 
+/*
+ * The end of the entry at @p: the next blank, but for spaces and tabs in
+ * a cast, "(struct task_struct)init_task.flags:-w-".
+ */
+static char *ksym_entry_end(char *p)
+{
+	bool in_cast = false;
+
+	for (; *p; p++) {
+		if (*p == '(')
+			in_cast = true;
+		else if (*p == ')')
+			in_cast = false;
+		else if (ksym_is_blank(*p) &&
+			 !(in_cast && (*p == ' ' || *p == '\t')))
+			break;
+	}
+	return p;
+}
+
 /**
  * ksym_write_entries - parse and apply one write of ksym_trace_filter
  * @buf: the entries, whitespace-separated, NUL-terminated; modified in place
@@ -746,7 +767,7 @@ int ksym_write_entries(char *buf)
 {
 	struct ksym_entry *entries;
 	int nr = 0, ret;
-	char *p, *tok;
+	char *p, *tok, *end;
 
 	/* Comments: the read-back marks incomplete watches with one. */
 	for (p = strchr(buf, '#'); p; p = strchr(p, '#'))
@@ -760,8 +781,7 @@ int ksym_write_entries(char *buf)
 		if (!*p)
 			break;
 		tok = p;
-		while (*p && !ksym_is_blank(*p))
-			p++;
+		p = ksym_entry_end(p);
 		if (++nr > KSYM_MAX_ENTRIES) {
 			*p = '\0';
 			ksym_log(tok, KSYM_ERR_TOO_MANY_ENTRIES, 0);
@@ -776,9 +796,15 @@ int ksym_write_entries(char *buf)
 		return -ENOMEM;
 	p = buf;
 	nr = 0;
-	while ((tok = strsep(&p, KSYM_BLANKS))) {
-		if (!*tok)
-			continue;
+	for (;;) {
+		while (ksym_is_blank(*p))
+			p++;
+		if (!*p)
+			break;
+		tok = p;
+		end = ksym_entry_end(p);
+		p = *end ? end + 1 : end;
+		*end = '\0';
 		entries[nr].text = tok;
 		entries[nr].err = -1;
 		nr++;
@@ -829,6 +855,28 @@ static int ksym_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * Does @mod's going away (@going), or the freeing of its init sections,
+ * take the memory of @spec? A module's per-CPU data is in the per-CPU
+ * area, freed with the module.
+ */
+static bool ksym_watch_in_module(const struct ksym_spec *spec,
+				 struct module *mod, bool going)
+{
+	if (spec->percpu) {
+#ifdef CONFIG_SMP
+		unsigned long base = (unsigned long)mod->percpu;
+
+		return going && base && spec->addr >= base &&
+		       spec->addr < base + mod->percpu_size;
+#else
+		return false;
+#endif
+	}
+	return going ? within_module(spec->addr, mod) :
+		       within_module_init(spec->addr, mod);
+}
+
 static int ksym_module_notify(struct notifier_block *nb, unsigned long action,
 			      void *data)
 {
@@ -845,8 +893,7 @@ static int ksym_module_notify(struct notifier_block *nb, unsigned long action,
 	cpus_read_lock();
 	mutex_lock(&ksym_mutex);
 	list_for_each_entry_safe(watch, tmp, &ksym_watches, list) {
-		if (going ? !within_module(watch->spec.addr, mod) :
-			    !within_module_init(watch->spec.addr, mod))
+		if (!ksym_watch_in_module(&watch->spec, mod, going))
 			continue;
 		pr_info("module %s %s: removing watch %s\n", mod->name,
 			going ? "is going" : "freed its init sections",

@@ -20,9 +20,15 @@
 #define _KSYM_HIT_REC
 /**
  * struct ksym_hit_rec - one access to a watched address, as the hit path saw it
- * @addr:   start of the watched range
+ * @addr:   start of the watched range (for a per-CPU watch, this CPU's
+ *          copy)
  * @ip:     instruction pointer of the accessing context (data breakpoints
  *          trap after the access, so this is the next instruction)
+ * @caller: who the hit is counted for in trace_stat: @ip, or for a hit in
+ *          the lock primitives (a lock word), the first caller outside them
+ * @sym:    the watch's name, "pid_max", "runqueues.nr_running",
+ *          "init_task.flags" (its target, without a cast)
+ * @sym_len: length of @sym with its NUL
  * @sp:     stack pointer of the accessing context
  * @bp:     rbp of the accessing context (a frame pointer only with
  *          CONFIG_UNWINDER_FRAME_POINTER; with ORC, an ordinary register)
@@ -38,6 +44,9 @@
 struct ksym_hit_rec {
 	unsigned long	addr;
 	unsigned long	ip;
+	unsigned long	caller;
+	const char	*sym;
+	unsigned int	sym_len;
 	unsigned long	sp;
 	unsigned long	bp;
 	unsigned long	flags;
@@ -56,6 +65,7 @@ struct ksym_hit_rec {
 	do {								\
 		(e)->addr	= (rec)->addr;				\
 		(e)->ip		= (rec)->ip;				\
+		(e)->caller	= (rec)->caller;			\
 		(e)->sp		= (rec)->sp;				\
 		(e)->bp		= (rec)->bp;				\
 		(e)->flags	= (rec)->flags;				\
@@ -110,20 +120,24 @@ TRACE_EVENT_FN(ksym_hit,
 		__field(u8,		len)
 		__field(u8,		access)
 		__field(u8,		has_value)
+		__field(unsigned long,	caller)
+		__dynamic_array(char,	sym,	rec->sym_len)
 	),
 
 	TP_fast_assign(
 		KSYM_HIT_ASSIGN(__entry, rec);
+		memcpy(__get_dynamic_array(sym), rec->sym, rec->sym_len);
 	),
 
 	/*
 	 * rbp, not "bp": with the ORC unwinder (the usual x86-64 kernel) it is
 	 * an ordinary register, a frame pointer only with frame pointers on.
 	 */
-	TP_printk("%pS %s ip=%pS value=%s0x%llx sp=%lx rbp=%lx flags=%lx",
-		  (void *)__entry->addr, show_ksym_access(__entry->access),
-		  (void *)__entry->ip, __entry->has_value ? "" : "unread:",
-		  __entry->value, __entry->sp, __entry->bp, __entry->flags),
+	TP_printk("%s %s ip=%pS caller=%pS value=%s0x%llx addr=%lx sp=%lx rbp=%lx flags=%lx",
+		  __get_str(sym), show_ksym_access(__entry->access),
+		  (void *)__entry->ip, (void *)__entry->caller,
+		  __entry->has_value ? "" : "unread:", __entry->value,
+		  __entry->addr, __entry->sp, __entry->bp, __entry->flags),
 
 	ksym_event_reg, ksym_event_unreg
 );
