@@ -569,7 +569,8 @@ static const struct file_operations ksym_filter_fops = {
  * decode them with the events' formats. The ksym_hit entry is committed
  * with the exception's registers, so options/stacktrace gives a callchain
  * that starts at the accessor. Being tracer entries, the instance's event
- * filters and set_event_pid do not apply to them (as for hwlat).
+ * filters do not apply to them (as for hwlat); its set_event_pid does, as
+ * for the events, so that "who touches it from this task" can be asked.
  */
 
 enum {
@@ -723,6 +724,20 @@ static bool ksym_instance_recording(const struct ksym_instance *ins)
 	return ring_buffer_record_is_on(ins->tr->array_buffer.buffer);
 }
 
+/*
+ * The instance's set_event_pid (and set_event_notrace_pid) leave out the
+ * current task: its events would not be written, nor are its entries.
+ */
+static bool ksym_instance_ignores_task(const struct ksym_instance *ins)
+{
+	struct trace_array *tr = ins->tr;
+
+	if (!rcu_dereference_raw(tr->filtered_pids) &&
+	    !rcu_dereference_raw(tr->filtered_no_pids))
+		return false;
+	return this_cpu_read(tr->array_buffer.data->ignore_pid);
+}
+
 /* Does an instance with the tracer current record now? */
 static bool ksym_tracer_recording(void)
 {
@@ -743,7 +758,8 @@ static void ksym_tracer_hit(const struct ksym_hit_rec *rec,
 	struct ksym_instance *ins;
 
 	list_for_each_entry_rcu(ins, &ksym_instances, list)
-		if (ksym_instance_recording(ins))
+		if (ksym_instance_recording(ins) &&
+		    !ksym_instance_ignores_task(ins))
 			ksym_tracer_write(ins, rec, regs, opts, cap,
 					  trace_ctx);
 }
