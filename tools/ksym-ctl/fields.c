@@ -12,6 +12,7 @@
  * global is reached through a cast to its type.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -452,8 +453,8 @@ static void no_such_name(const char *btf_path, const struct fields_arg *a)
 		err_msg("'%s' is a kernel symbol, but %s has no variable of that name:\n",
 			a->sym, btf_path);
 	else
-		err_msg("%s has no variable, struct, union or typedef named '%s'\n",
-			btf_path, a->sym);
+		err_msg("no variable, struct, union or typedef named '%s' in %s, nor in its modules' BTF\n",
+			a->sym, btf_path);
 	err_msg("BTF types only per-CPU variables (as Debian's pahole makes it). For\n"
 		"another global variable, name its type and cast to it, as in:\n"
 		"  ksym-ctl fields task_struct          (the members of struct task_struct)\n"
@@ -522,34 +523,126 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-/* The BTF of @btf_path and, for @module, of the file MODULE next to it. */
-static struct btf *load_btf(const char *btf_path, const char *module,
-			    struct btf **base)
+/* Does @btf have what @a names: its variable (@var), else its type? */
+static bool btf_names(const struct btf *btf, const struct fields_arg *a, bool var)
+{
+	if (var)
+		return a->sym[0] && btf__find_by_name_kind(btf, a->sym, BTF_KIND_VAR) >= 0;
+	return find_type(btf, a->kw, a->cast || a->kw[0] ? a->type : a->sym) >= 0;
+}
+
+/* Raw BTF (its magic first), as the files of /sys/kernel/btf are. */
+static bool is_raw_btf(const char *path)
+{
+	unsigned char magic[2] = { 0 };
+	FILE *f = fopen(path, "r");
+	bool raw;
+
+	if (!f)
+		return false;
+	raw = fread(magic, 1, 2, f) == 2 &&
+	      ((magic[0] == 0x9f && magic[1] == 0xeb) ||
+	       (magic[0] == 0xeb && magic[1] == 0x9f));
+	fclose(f);
+	return raw;
+}
+
+/*
+ * The modules' BTF next to vmlinux's, split on @base, as the kernel looks
+ * through them all: the first with the variable @a names, else (@type) the
+ * first with its type. NULL when none has either; *@path is the file read.
+ */
+static struct btf *find_module_btf(const char *dir, const char *skip,
+				   struct btf *base, const struct fields_arg *a,
+				   bool type, char **path)
+{
+	struct btf *found = NULL, *m;
+	struct dirent **ents = NULL;
+	char *p, *type_path = NULL;
+	int i, n = scandir(dir, &ents, NULL, alphasort);
+
+	*path = NULL;
+	for (i = 0; i < n; i++) {
+		if (found && *path)
+			break;
+		if (ents[i]->d_name[0] == '.' || !strcmp(ents[i]->d_name, skip) ||
+		    asprintf(&p, "%s/%s", dir, ents[i]->d_name) < 0)
+			continue;
+		m = is_raw_btf(p) ? btf__parse_split(p, base) : NULL;
+		if (m && btf_names(m, a, true)) {
+			btf__free(found);
+			free(type_path);
+			found = m;
+			*path = p;
+			continue;
+		}
+		if (m && type && !found && btf_names(m, a, false)) {
+			found = m;
+			type_path = p;
+			continue;
+		}
+		btf__free(m);
+		free(p);
+	}
+	if (found && !*path)
+		*path = type_path;
+	for (i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	return found;
+}
+
+/*
+ * The BTF to read for @a: @btf_path's (vmlinux, *@base); for MODULE:SYMBOL
+ * the file MODULE next to it; for a name vmlinux's BTF does not have, the
+ * module's that has it. *@used is the file read.
+ */
+static struct btf *load_btf(const char *btf_path, const struct fields_arg *a,
+			    struct btf **base, char **used)
 {
 	char *dir = strdup(btf_path), *slash, *mpath = NULL;
+	const char *skip = btf_path;
 	struct btf *btf = NULL;
+	bool has_var, has_type;
 
+	*used = NULL;
 	libbpf_set_print(libbpf_quiet);
 	*base = btf__parse(btf_path, NULL);
-	if (!*base) {
+	if (!*base || !dir) {
 		err_msg("%s: cannot read BTF: %s%s\n", btf_path, strerror(errno),
 			!strcmp(btf_path, FIELDS_BTF) ?
 			" (a kernel built with CONFIG_DEBUG_INFO_BTF has it)" : "");
 		goto out;
 	}
-	if (!*module) {
-		btf = *base;
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		skip = slash + 1;
+	}
+	if (a->module[0]) {
+		if (asprintf(&mpath, "%s/%s", slash ? dir : ".", a->module) < 0)
+			goto out;
+		btf = btf__parse_split(mpath, *base);
+		if (!btf)
+			err_msg("%s: cannot read the BTF of module %s: %s\n", mpath,
+				a->module, strerror(errno));
+		*used = mpath;
+		mpath = NULL;
 		goto out;
 	}
-	slash = dir ? strrchr(dir, '/') : NULL;
-	if (slash)
-		*slash = '\0';
-	if (!dir || asprintf(&mpath, "%s/%s", slash ? dir : ".", module) < 0)
-		goto out;
-	btf = btf__parse_split(mpath, *base);
-	if (!btf)
-		err_msg("%s: cannot read the BTF of module %s: %s\n", mpath,
-			module, strerror(errno));
+	/*
+	 * vmlinux's types come first. A cast's symbol is looked for in the
+	 * modules too: a module's typed variable must match the cast.
+	 */
+	has_var = btf_names(*base, a, true);
+	has_type = btf_names(*base, a, false);
+	if (!has_var && (a->cast ? a->sym[0] : !has_type))
+		btf = find_module_btf(slash ? dir : ".", skip, *base, a,
+				      !has_type, used);
+	if (!btf) {
+		btf = *base;
+		*used = strdup(btf_path);
+	}
 out:
 	free(mpath);
 	free(dir);
@@ -571,8 +664,8 @@ int fields_lookup(const char *btf_path, const char *arg, int depth,
 	memset(fs, 0, sizeof(*fs));
 	if (parse_arg(arg, &a))
 		return -1;
-	btf = load_btf(btf_path, a.module, &base);
-	if (!btf)
+	btf = load_btf(btf_path, &a, &base, &fs->btf);
+	if (!btf || !fs->btf)
 		goto cleanup;
 	c.btf = btf;
 	c.dump = btf_dump__new(btf, dump_printf, &c.decl, NULL);
@@ -806,6 +899,7 @@ void fields_free(struct fields *fs)
 		free(fs->rows[i].type);
 	}
 	free(fs->rows);
+	free(fs->btf);
 	free(fs->target);
 	free(fs->cast);
 	free(fs->type);
@@ -830,8 +924,9 @@ static void fields_usage(FILE *f)
 		"  -r, --recursive     expand named struct and union members too\n"
 		"  -D, --depth N       expand them N levels deep\n"
 		"  -j, --json          print JSON\n"
-		"  -b, --btf FILE      read BTF from FILE (default %s;\n"
-		"                      MODULE:SYMBOL reads the file MODULE next to it)\n"
+		"  -b, --btf FILE      vmlinux's BTF (default %s);\n"
+		"                      a name it lacks is looked for in the modules' next\n"
+		"                      to it, MODULE:SYMBOL in that module's\n"
 		"\n"
 		"examples:\n"
 		"  ksym-ctl fields runqueues\n"
@@ -892,9 +987,9 @@ int fields_main(int argc, char **argv)
 	if (fields_lookup(btf_path, argv[optind], depth, &fs))
 		return 1;
 	if (json)
-		fields_print_json(stdout, &fs, btf_path);
+		fields_print_json(stdout, &fs, fs.btf);
 	else
-		fields_print(stdout, &fs, btf_path);
+		fields_print(stdout, &fs, fs.btf);
 	fields_free(&fs);
 	return 0;
 }

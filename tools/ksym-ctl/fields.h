@@ -35,6 +35,7 @@ struct field_row {
 
 struct fields {
 	enum fields_kind kind;
+	char		*btf;		/* the BTF file read (vmlinux's or a module's) */
 	char		*target;	/* what the argument names, canonical */
 	char		*cast;		/* "(struct task_struct)", or NULL */
 	char		*type;		/* its C type */
@@ -45,8 +46,9 @@ struct fields {
 };
 
 /*
- * Look up @arg in the BTF file @btf_path (a module's "MOD:SYMBOL" in the
- * file MOD next to it): a variable, "(struct|union TYPE)SYMBOL", a TYPE
+ * Look up @arg in the BTF file @btf_path or, as the kernel does, in the
+ * modules' BTF files next to it ("MOD:SYMBOL": in the file MOD): a
+ * variable, "(struct|union TYPE)SYMBOL", a TYPE
  * ("task_struct", "struct task_struct", "union X", a typedef), each with an
  * optional path of ".MEMBER" and "[INDEX]". Lists the members of what it
  * names, with members of anonymous structs and unions under its own path,

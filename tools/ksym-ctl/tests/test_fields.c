@@ -55,7 +55,9 @@ static int write_btf(const struct btf *btf, const char *path)
  *	unsigned long counter;			a VAR outside the per-CPU data
  *
  * and, split on it as a module's BTF is, the module modx with
+ *	struct modrec { unsigned int flags; unsigned long count; };
  *	DEFINE_PER_CPU(struct inner, mod_pcpu);
+ * next to a file that is no BTF, which the search through modules skips.
  */
 static int make_btf(void)
 {
@@ -63,6 +65,7 @@ static int make_btf(void)
 	int i_int, i_uint, i_ulong, lh, lh_ptr, inner, anon, arr, ia, outer;
 	int pcpu, counter, ret = -1;
 	char path[80];
+	FILE *f;
 
 	if (!btf)
 		return -1;
@@ -115,12 +118,21 @@ static int make_btf(void)
 	mod = btf__new_empty_split(btf);
 	if (!mod)
 		goto out;
+	btf__add_struct(mod, "modrec", 16);
+	btf__add_field(mod, "flags", i_uint, 0, 0);
+	btf__add_field(mod, "count", i_ulong, 64, 0);
 	pcpu = btf__add_var(mod, "mod_pcpu", BTF_VAR_GLOBAL_ALLOCATED, inner);
 	btf__add_datasec(mod, ".data..percpu", 16);
 	if (btf__add_datasec_var_info(mod, pcpu, 0, 16) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "%s/modx", dir);
 	ret = write_btf(mod, path);
+	snprintf(path, sizeof(path), "%s/junk", dir);
+	f = fopen(path, "w");
+	if (!f || fputs("no BTF\n", f) < 0)
+		ret = -1;
+	if (f)
+		fclose(f);
 out:
 	btf__free(mod);
 	btf__free(btf);
@@ -261,11 +273,20 @@ static void test_paths(void)
 		{ "counter", FIELDS_VAR, 1, "counter", 0, 8 },
 		/* A module's variable, from its split BTF next to vmlinux's. */
 		{ "modx:mod_pcpu", FIELDS_PERCPU, 2, "modx:mod_pcpu.b", 8, 8 },
+		/* Without MODULE:, the modules' BTF are looked through. */
+		{ "mod_pcpu", FIELDS_PERCPU, 2, "mod_pcpu.b", 8, 8 },
+		{ "modrec", FIELDS_TYPE, 2, ".count", 8, 8 },
+		{ "(struct modrec)modrec_global", FIELDS_CAST, 2, "(struct modrec)modrec_global.count", 8, 8 },
 	};
 	struct fields fs;
 
 	check_cases(vmlinux, cases, sizeof(cases) / sizeof(cases[0]));
+	/* The file each was read from. */
+	CHECK(fields_lookup(vmlinux, "mod_pcpu", 0, &fs) == 0);
+	CHECK(fs.btf && strstr(fs.btf, "/modx"));
+	fields_free(&fs);
 	CHECK(fields_lookup(vmlinux, "my_pcpu.in", 0, &fs) == 0);
+	CHECK_STR(fs.btf, vmlinux);
 	CHECK_STR(fs.target, "my_pcpu.in");
 	CHECK(fs.offset == 16 && fs.size == 16 && fs.nr_rows == 2);
 	CHECK_ROW(&fs, "my_pcpu.in.b", 24, 8);
@@ -288,6 +309,7 @@ static void test_paths(void)
 	CHECK(QUIET(fields_lookup(vmlinux, "struct onion", 0, &fs)) == -1);
 	CHECK(QUIET(fields_lookup(vmlinux, "ulong_t", 0, &fs)) == -1);
 	CHECK(QUIET(fields_lookup(vmlinux, "(struct inner)my_pcpu", 0, &fs)) == -1);
+	CHECK(QUIET(fields_lookup(vmlinux, "(struct outer)mod_pcpu", 0, &fs)) == -1);
 	CHECK(QUIET(fields_lookup(vmlinux, "(struct outer my_pcpu", 0, &fs)) == -1);
 	CHECK(QUIET(fields_lookup(vmlinux, "(enum e)my_pcpu", 0, &fs)) == -1);
 	CHECK(QUIET(fields_lookup(vmlinux, "nomod:mod_pcpu", 0, &fs)) == -1);
@@ -389,6 +411,8 @@ void test_fields(void)
 	test_host_btf();
 	unlink(vmlinux);
 	snprintf(path, sizeof(path), "%s/modx", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/junk", dir);
 	unlink(path);
 	rmdir(dir);
 }
