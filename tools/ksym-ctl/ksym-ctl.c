@@ -42,13 +42,16 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\n"
 		"SPEC is a ksym_trace_filter entry: TARGET[/LEN]:ACCESS[@CPULIST], ACCESS\n"
-		"one of rw- -w- --x (see Documentation/trace/ksym.rst).\n"
+		"one of rw- -w- --x (see Documentation/trace/ksym.rst). stat, record and\n"
+		"top see every task on every CPU (-a), or as perf: -p PID[,PID...] only\n"
+		"those tasks, -C CPULIST only those CPUs.\n"
 		"\n"
 		"examples:\n"
 		"  ksym-ctl stat pid_max/4:-w- -- sh -c 'echo 4000 > /proc/sys/kernel/pid_max'\n"
 		"  ksym-ctl record --stack total_forks:-w- -- sh -c 'for i in 1 2 3; do true & done; wait'\n"
 		"  ksym-ctl report -g\n"
 		"  ksym-ctl top -d 1 jiffies_64/8:rw-\n"
+		"  ksym-ctl stat -p 1234 -C 0 total_forks:-w-    # until 1234 exits or Ctrl-C\n"
 		"  ksym-ctl fields runqueues       # runqueues.nr_running:rw- and the like\n"
 		"\n"
 		"'ksym-ctl COMMAND --help' tells more; man ksym-ctl.\n");

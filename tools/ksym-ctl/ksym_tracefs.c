@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ksym_tracefs.h"
@@ -228,6 +229,23 @@ int ksym_session_instance(struct ksym_session *s, const char *what,
 		err_msg("%s: cannot turn tracing_on off\n", name);
 		return -1;
 	}
+	/*
+	 * Before the tracer arms: no entry of another task gets in. The
+	 * children the tasks fork join them (event-fork), as perf's counters
+	 * are inherited.
+	 */
+	if (s->event_pids) {
+		debug_msg("%s/set_event_pid <- %s\n", name, s->event_pids);
+		s->pids_set = true;
+		if (tracefs_option_enable(s->inst, TRACEFS_OPTION_EVENT_FORK))
+			debug_msg("%s: no options/event-fork\n", name);
+		if (tracefs_instance_file_write(s->inst, "set_event_pid",
+						s->event_pids) < 0) {
+			err_msg("%s/set_event_pid: cannot write '%s': %s\n", name,
+				s->event_pids, strerror(errno));
+			return -1;
+		}
+	}
 	if (tracer && tracefs_tracer_set(s->inst, TRACEFS_TRACER_CUSTOM, "ksym")) {
 		err_msg("%s: cannot make ksym the current tracer: %s\n", name,
 			strerror(errno));
@@ -332,6 +350,155 @@ cleanup:
 	strv_free(&orig);
 }
 
+unsigned long ksym_session_lost(struct ksym_session *s)
+{
+	unsigned long lost = 0;
+	char file[64];
+	int cpu;
+
+	for (cpu = 0; cpu < 4096; cpu++) {
+		char *text, *p;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		if (!tracefs_file_exists(s->inst, file))
+			break;
+		text = tracefs_instance_file_read(s->inst, file, NULL);
+		if (!text)
+			continue;
+		p = strstr(text, "overrun:");
+		if (p)
+			lost += strtoul(p + 8, NULL, 10);
+		p = strstr(text, "dropped events:");
+		if (p)
+			lost += strtoul(p + 15, NULL, 10);
+		free(text);
+	}
+	return lost;
+}
+
+bool ksym_session_pids_kept(struct ksym_session *s)
+{
+	char *text = tracefs_instance_file_read(s->inst, "set_event_pid", NULL);
+	bool kept = text && strspn(text, " \n") < strlen(text);
+
+	free(text);
+	return kept;
+}
+
+int ksym_count_open(struct ksym_count *kc, struct ksym_session *s)
+{
+	const char *systems[] = { "ksym", NULL };
+	char *filter = NULL, *syms = NULL;
+	size_t size = 0, cap = 0, n = 1;
+	FILE *f;
+	int ret = -1;
+
+	memset(kc, 0, sizeof(*kc));
+	kc->s = s;
+	/* Its size is not known before it is read (stat says 0). */
+	f = fopen("/proc/kallsyms", "r");
+	while (f && n) {
+		if (size + 65536 + 1 > cap) {
+			char *p = realloc(syms, cap = 2 * cap + 65536 + 1);
+
+			if (!p)
+				break;
+			syms = p;
+		}
+		n = fread(syms + size, 1, 65536, f);
+		size += n;
+		syms[size] = '\0';
+	}
+	if (f)
+		fclose(f);
+	if (!syms) {
+		err_msg("/proc/kallsyms: %s (-p names the accessors with it)\n",
+			strerror(errno));
+		return -1;
+	}
+	filter = ksym_read_file("ksym_trace_filter");
+	if (hitcount_init(&kc->hc, filter, &s->targets, syms))
+		goto out;
+	kc->tep = tracefs_local_events_system(NULL, systems);
+	kc->hit = kc->tep ? tep_find_event_by_name(kc->tep, "ksym", "ksym_hit") : NULL;
+	if (!kc->hit) {
+		err_msg("cannot read the format of ksym:ksym_hit (events/ksym/ksym_hit/format)\n");
+		goto out;
+	}
+	/* The accessor the kernel's counters name, when the entry has it. */
+	kc->caller = tep_find_field(kc->hit, "caller") ? "caller" : "ip";
+	kc->sym = tep_find_field(kc->hit, "sym") != NULL;
+	debug_msg("counting ksym_hit entries by %s, watches by %s\n",
+		  kc->caller, kc->sym ? "name" : "address");
+	ret = 0;
+out:
+	free(filter);
+	if (ret)
+		ksym_count_close(kc);
+	return ret;
+}
+
+static int count_entry(struct tep_event *event, struct tep_record *rec,
+		       int cpu, void *data)
+{
+	struct ksym_count *kc = data;
+	unsigned long long addr = 0, len = 0, access = 0, caller = 0;
+	char sym[256] = "";
+	const char *raw;
+	int size = 0;
+
+	(void)cpu;
+	if (rec->missed_events > 0)
+		kc->hc.missed += rec->missed_events;
+	if (event != kc->hit)
+		return 0;
+	/* The watch's name, when the kernel writes it. */
+	raw = kc->sym ? tep_get_field_raw(NULL, event, "sym", rec, &size, 0) : NULL;
+	if (raw && size > 0)
+		snprintf(sym, sizeof(sym), "%.*s", size, raw);
+	tep_get_field_val(NULL, event, "addr", rec, &addr, 0);
+	tep_get_field_val(NULL, event, "len", rec, &len, 0);
+	tep_get_field_val(NULL, event, "access", rec, &access, 0);
+	tep_get_field_val(NULL, event, kc->caller, rec, &caller, 0);
+	if (!caller)
+		tep_get_field_val(NULL, event, "ip", rec, &caller, 0);
+	hitcount_add(&kc->hc, sym, addr, len, access, caller);
+	return 0;
+}
+
+int ksym_count_read(struct ksym_count *kc)
+{
+	if (!kc->tep || !kc->s->inst)
+		return -1;
+	return tracefs_iterate_raw_events(kc->tep, kc->s->inst, NULL, 0,
+					  count_entry, kc);
+}
+
+void ksym_count_notes(FILE *f, const struct ksym_count *kc,
+			unsigned long lost, int json)
+{
+	if (json) {
+		fprintf(f, ", \"events_lost\": %lu, \"hits_unattributed\": %lu",
+			lost, kc->hc.unattributed);
+		return;
+	}
+	if (lost)
+		fprintf(f, "warning: %lu events lost (the buffer filled up): the counts are low\n",
+			lost);
+	if (kc->hc.unattributed)
+		fprintf(f, "note: %lu hits of per-CPU or member watches of one length and access could not be told apart; they are not counted above\n",
+			kc->hc.unattributed);
+}
+
+void ksym_count_close(struct ksym_count *kc)
+{
+	hitcount_free(&kc->hc);
+	if (kc->tep)
+		tep_free(kc->tep);
+	kc->tep = NULL;
+	kc->hit = NULL;
+}
+
 void ksym_session_disarm(struct ksym_session *s)
 {
 	if (s->inst)
@@ -352,6 +519,12 @@ void ksym_session_restore(struct ksym_session *s)
 						    s->opt_was[i] ? "1" : "0");
 		}
 		tracefs_tracer_clear(s->inst);
+		/* The instance goes, but should it stay (busy), it filters nothing. */
+		if (s->pids_set) {
+			tracefs_instance_file_clear(s->inst, "set_event_pid");
+			tracefs_option_disable(s->inst, TRACEFS_OPTION_EVENT_FORK);
+			s->pids_set = false;
+		}
 		if (tracefs_instance_exists(tracefs_instance_get_name(s->inst)) &&
 		    tracefs_instance_destroy(s->inst))
 			err_msg("cannot remove instance %s: %s\n",
@@ -421,6 +594,12 @@ int ksym_cmd_start(struct ksym_cmd *cmd)
 
 int ksym_cmd_wait(struct ksym_cmd *cmd)
 {
+	return ksym_cmd_wait_tick(cmd, NULL, NULL, 0);
+}
+
+int ksym_cmd_wait_tick(struct ksym_cmd *cmd, void (*tick)(void *), void *arg,
+		       long ms)
+{
 	int status;
 
 	for (;;) {
@@ -432,11 +611,18 @@ int ksym_cmd_wait(struct ksym_cmd *cmd)
 			kill(cmd->pid, ksym_last_sig);
 			ksym_last_sig = 0;
 		}
-		r = waitpid(cmd->pid, &status, 0);
+		r = waitpid(cmd->pid, &status, tick ? WNOHANG : 0);
 		if (r == cmd->pid)
 			break;
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (!r && tick) {
+			struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+			tick(arg);
+			nanosleep(&ts, NULL);
+			continue;
+		}
 		err_msg("waitpid: %s\n", strerror(errno));
 		return 127;
 	}

@@ -3,7 +3,8 @@
  * ksym-ctl: the thin tracefs layer. Everything ksym-ctl reads or writes in
  * tracefs goes through here, and a session remembers what it changed so
  * that ksym_session_restore() leaves tracefs as it was found: the watch set,
- * the tracer options and the instance it created.
+ * the tracer options and the instance it created (its set_event_pid emptied
+ * first, should it stay).
  */
 #ifndef KSYM_CTL_TRACEFS_H
 #define KSYM_CTL_TRACEFS_H
@@ -13,6 +14,7 @@
 #include <stdbool.h>
 #include <tracefs.h>
 
+#include "hitcount.h"
 #include "utils.h"
 
 #define KSYM_MAX_OPTS	4
@@ -25,6 +27,13 @@ struct ksym_session {
 	int			nr_opts;	/* tracer options we set */
 	char			*opt_name[KSYM_MAX_OPTS];
 	bool			opt_was[KSYM_MAX_OPTS];
+	/*
+	 * -p: the TIDs ksym_session_instance() writes to the instance's
+	 * set_event_pid (with options/event-fork on) before it arms; NULL:
+	 * every task.
+	 */
+	const char		*event_pids;
+	bool			pids_set;
 };
 
 /* Set by the handler of SIGINT, SIGTERM and SIGHUP. */
@@ -77,6 +86,40 @@ int ksym_session_save_option(struct ksym_session *s, const char *opt);
 /* Whether options/@opt exists in the session's instance. */
 bool ksym_session_has_option(struct ksym_session *s, const char *opt);
 
+/* Events the session's instance lost: overruns and dropped events. */
+unsigned long ksym_session_lost(struct ksym_session *s);
+
+/*
+ * Whether the instance's set_event_pid still lists tasks (trace-cmd
+ * record, sharing the instance, could have cleared it).
+ */
+bool ksym_session_pids_kept(struct ksym_session *s);
+
+/*
+ * Counting the hits of the instance's ksym_hit entries (stat -p, top -p):
+ * ksym_count_open() after the watches are set, ksym_count_read() to take
+ * the entries out of the buffers (often enough that they do not fill up),
+ * kc->hc holds the counts.
+ */
+struct ksym_count {
+	struct hitcount		hc;
+	struct ksym_session	*s;
+	struct tep_handle	*tep;
+	struct tep_event	*hit;
+	const char		*caller;	/* "caller" if the entry has it, else "ip" */
+	bool			sym;		/* the entry names its watch */
+};
+
+int ksym_count_open(struct ksym_count *kc, struct ksym_session *s);
+int ksym_count_read(struct ksym_count *kc);
+/*
+ * Under the counts: the events the buffer lost (@lost), the hits that could
+ * not be told to a watch; as text, or as JSON members (@json).
+ */
+void ksym_count_notes(FILE *f, const struct ksym_count *kc,
+		      unsigned long lost, int json);
+void ksym_count_close(struct ksym_count *kc);
+
 /* The ksym tracer leaves the session's instance: disarms, if ours only. */
 void ksym_session_disarm(struct ksym_session *s);
 
@@ -99,6 +142,9 @@ struct ksym_cmd {
 int ksym_cmd_fork(struct ksym_cmd *cmd, char **argv);
 int ksym_cmd_start(struct ksym_cmd *cmd);
 int ksym_cmd_wait(struct ksym_cmd *cmd);
+/* The same, calling @tick(@arg) about every @ms milliseconds meanwhile. */
+int ksym_cmd_wait_tick(struct ksym_cmd *cmd, void (*tick)(void *), void *arg,
+		       long ms);
 void ksym_cmd_abort(struct ksym_cmd *cmd);
 
 #endif

@@ -21,31 +21,39 @@
 
 #include "ksym-ctl.h"
 #include "ksym_tracefs.h"
+#include "scope.h"
 #include "tracedat.h"
 
 static void record_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ksym-ctl record [-o FILE] [--stack] [--regs] [--branches]\n"
+		"                       [-p PID[,PID...]] [-C CPULIST] [-a]\n"
 		"                       SPEC... -- COMMAND [ARG...]\n"
+		"       ksym-ctl record [OPTIONS] -p PID[,PID...] SPEC...\n"
 		"\n"
-		"Record every hit of the watches while COMMAND runs, in a tracefs instance\n"
-		"of its own, into FILE (default ./ksym.dat), a trace.dat that trace-cmd\n"
+		"Record every hit of the watches while COMMAND runs (with -p and no\n"
+		"COMMAND: until Ctrl-C, or until the tasks exit), in a tracefs instance of\n"
+		"its own, into FILE (default ./ksym.dat), a trace.dat that trace-cmd\n"
 		"report, KernelShark and 'ksym-ctl report' open. Ends with one line: hits\n"
 		"recorded, events lost. tracefs is left as it was found, also on SIGINT.\n"
-		"Exit status: COMMAND's.\n"
+		"Exit status: COMMAND's (0 without one).\n"
 		"\n"
 		"options:\n"
 		"  -o, --output FILE   trace.dat to write (default ksym.dat)\n"
 		"      --stack         the callchain of each hit (ksym_stack; report -g)\n"
 		"      --regs          the accessing context's registers (ksym_regs)\n"
-		"      --branches      the last branches before each hit (ksym_branches)\n"
+		"      --branches      the last branches before each hit (ksym_branches)\n");
+	scope_usage(f, true);
+	fprintf(f,
 		"\n"
 		"examples:\n"
 		"  ksym-ctl record --stack pid_max/4:-w- total_forks:-w- -- \\\n"
 		"        sh -c 'echo 4000 > /proc/sys/kernel/pid_max; true & wait'\n"
 		"  ksym-ctl report -g\n"
-		"  trace-cmd report -i ksym.dat\n");
+		"  trace-cmd report -i ksym.dat\n"
+		"  ksym-ctl record -p 1234 -o forks.dat total_forks:-w-    # until 1234 exits\n"
+		"  ksym-ctl record -C 0 jiffies_64/8:rw- -- sleep 1       # CPU 0's hits only\n");
 }
 
 static const char *trace_cmd(void)
@@ -384,31 +392,32 @@ static void remove_work_dir(char *dir)
 	free(dir);
 }
 
-/* Events the instance's buffers lost: overruns and dropped events. */
-static unsigned long lost_events(struct tracefs_instance *inst)
+/*
+ * -p: whether trace-cmd emptied the instance's set_event_pid (then every
+ * task's hits would be recorded). The kernel also empties it as the tasks
+ * exit: that is no failure.
+ */
+static bool pids_lost(struct ksym_session *s, const struct ksym_scope *sc)
 {
-	unsigned long lost = 0;
-	char file[64];
-	int cpu;
+	if (ksym_session_pids_kept(s) || !scope_alive(sc, "/proc"))
+		return false;
+	err_msg("set_event_pid of %s was emptied when trace-cmd started: -p cannot filter\n",
+		tracefs_instance_get_name(s->inst));
+	return true;
+}
 
-	for (cpu = 0; cpu < 4096; cpu++) {
-		char *text, *p;
+/* The absolute path of @file: trace-cmd runs in a directory of its own. */
+static char *abs_path(const char *file)
+{
+	char *cwd, *path = NULL;
 
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-		if (!tracefs_file_exists(inst, file))
-			break;
-		text = tracefs_instance_file_read(inst, file, NULL);
-		if (!text)
-			continue;
-		p = strstr(text, "overrun:");
-		if (p)
-			lost += strtoul(p + 8, NULL, 10);
-		p = strstr(text, "dropped events:");
-		if (p)
-			lost += strtoul(p + 15, NULL, 10);
-		free(text);
-	}
-	return lost;
+	if (file[0] == '/')
+		return strdup(file);
+	cwd = getcwd(NULL, 0);
+	if (cwd && asprintf(&path, "%s/%s", cwd, file) < 0)
+		path = NULL;
+	free(cwd);
+	return path;
 }
 
 int record_main(int argc, char **argv)
@@ -419,16 +428,18 @@ int record_main(int argc, char **argv)
 		{ "stack", no_argument, NULL, OPT_STACK },
 		{ "regs", no_argument, NULL, OPT_REGS },
 		{ "branches", no_argument, NULL, OPT_BRANCHES },
+		SCOPE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ksym_session s = { 0 };
 	struct ksym_cmd cmd = { .pid = -1, .go_fd = -1 };
+	struct ksym_scope scope = { 0 };
 	struct strv specs = { 0 };
 	struct report r = { .nr_keys = 1 };
 	struct tracedat_info info;
 	const char *file = "ksym.dat";
-	char *dir = NULL, *path = NULL;
+	char *dir = NULL, *path = NULL, *pids = NULL;
 	bool stack = false, regs = false, branches = false;
 	unsigned long lost;
 	pid_t tc = -1;
@@ -436,7 +447,8 @@ int record_main(int argc, char **argv)
 	int c, status = 1;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:h" SCOPE_OPTSTRING, opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			file = optarg;
@@ -452,39 +464,38 @@ int record_main(int argc, char **argv)
 			break;
 		case 'h':
 			record_usage(stdout);
-			return 0;
+			status = 0;
+			goto out;
 		default:
-			record_usage(stderr);
-			return 1;
+			if (scope_option(&scope, c, optarg, record_usage) > 0)
+				break;
+			goto out;
 		}
 	}
-	if (split_specs_command(argc - optind, argv + optind, true, &specs,
-				&command)) {
+	/* With -p, COMMAND is optional: without one, until the tasks exit. */
+	if (split_specs_command(argc - optind, argv + optind,
+				scope_needs_command(&scope, argc - optind,
+						    argv + optind),
+				&specs, &command)) {
 		record_usage(stderr);
 		goto out;
 	}
-	if (ksym_check())
+	if (scope_prepare(&scope, &specs, "/proc", &pids) || ksym_check())
 		goto out;
-	/* trace-cmd runs elsewhere: the file's absolute path. */
-	if (file[0] == '/') {
-		path = strdup(file);
-	} else {
-		char *cwd = getcwd(NULL, 0);
-
-		if (cwd && asprintf(&path, "%s/%s", cwd, file) < 0)
-			path = NULL;
-		free(cwd);
-	}
+	s.event_pids = pids;
+	path = abs_path(file);
 	dir = work_dir();
 	if (!path || !dir)
 		goto out;
 	ksym_catch_signals();
-	if (ksym_cmd_fork(&cmd, command))
+	if (command && ksym_cmd_fork(&cmd, command))
 		goto out;
 	/*
 	 * Our instance, made before trace-cmd runs so that trace-cmd keeps it
-	 * (and leaves the top instance alone); the tracer options are global,
-	 * so their values are saved here and restored at the end.
+	 * (and leaves the top instance alone), with -p its set_event_pid
+	 * written (trace-cmd 3.1 writes it only for its own -P/-F/-c, so it
+	 * stays); the tracer options are global, so their values are saved
+	 * here and restored at the end.
 	 */
 	if (ksym_session_watch(&s, &specs) ||
 	    ksym_session_instance(&s, "record", false, false) ||
@@ -493,7 +504,8 @@ int record_main(int argc, char **argv)
 	    (branches && ksym_session_save_option(&s, "ksym-branches")) ||
 	    trace_cmd_start(&tc, tracefs_instance_get_name(s.inst), path,
 			    dir, stack ? stack_opt(&s) : NULL, regs, branches) ||
-	    trace_cmd_wait_ready(tc, s.inst, dir, path)) {
+	    trace_cmd_wait_ready(tc, s.inst, dir, path) ||
+	    (pids && pids_lost(&s, &scope))) {
 		ksym_cmd_abort(&cmd);
 		/* Its log was shown: stop it without a second report. */
 		if (tc > 0) {
@@ -503,9 +515,14 @@ int record_main(int argc, char **argv)
 		}
 		goto cleanup;
 	}
-	ksym_cmd_start(&cmd);
-	status = ksym_cmd_wait(&cmd);
-	lost = lost_events(s.inst);
+	if (command) {
+		ksym_cmd_start(&cmd);
+		status = ksym_cmd_wait(&cmd);
+	} else {
+		scope_wait(&scope, "/proc", &ksym_stop, NULL, NULL, 100);
+		status = 0;
+	}
+	lost = ksym_session_lost(&s);
 	c = trace_cmd_stop(tc, dir);
 	tc = -1;
 	if (c || tracedat_read(file, &r, &info)) {
@@ -527,6 +544,8 @@ cleanup:
 out:
 	remove_work_dir(dir);
 	free(path);
+	free(pids);
+	scope_free(&scope);
 	strv_free(&specs);
 	return status;
 }

@@ -13,25 +13,31 @@
 
 #include "ksym-ctl.h"
 #include "ksym_tracefs.h"
+#include "scope.h"
 #include "stats.h"
 
 static void top_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ksym-ctl top [-d SECONDS] [-n ITERATIONS] SPEC...\n"
+		"usage: ksym-ctl top [-d SECONDS] [-n ITERATIONS] [-p PID[,PID...]]\n"
+		"                    [-C CPULIST] [-a] SPEC...\n"
 		"\n"
 		"Watch SPECs and show, every SECONDS (default 2), the hits per watch and\n"
 		"per accessing function: since the start, and in the last interval. On a\n"
 		"terminal the screen is redrawn until Ctrl-C; with -n it ends after N\n"
-		"refreshes and prints plain text, one table after another.\n"
+		"refreshes and prints plain text, one table after another. With -p it\n"
+		"also ends when the tasks have exited.\n"
 		"\n"
 		"options:\n"
 		"  -d, --delay SECONDS     refresh interval (e.g. 1, 0.5, 250ms)\n"
-		"  -n, --iterations N      stop after N refreshes\n"
+		"  -n, --iterations N      stop after N refreshes\n");
+	scope_usage(f, false);
+	fprintf(f,
 		"\n"
 		"examples:\n"
 		"  ksym-ctl top jiffies_64/8:rw- total_forks:-w-\n"
-		"  ksym-ctl top -d 1 -n 3 total_forks:-w- > forks.txt\n");
+		"  ksym-ctl top -d 1 -n 3 total_forks:-w- > forks.txt\n"
+		"  ksym-ctl top -p 1234 -C 0-1 jiffies_64/8:rw-\n");
 }
 
 static int read_stats(struct ksym_stats *st)
@@ -43,6 +49,33 @@ static int read_stats(struct ksym_stats *st)
 	free(w);
 	free(c);
 	return ret;
+}
+
+/*
+ * One interval: with -p, the entries of the instance's buffer are taken
+ * out every 100 ms meanwhile (a busy watch would fill it up).
+ */
+static void top_sleep(long ms, struct ksym_count *kc)
+{
+	while (!ksym_stop && ms > 0) {
+		long step = kc && ms > 100 ? 100 : ms;
+		struct timespec ts = { step / 1000, (step % 1000) * 1000000L };
+
+		while (!ksym_stop && nanosleep(&ts, &ts))
+			;
+		if (kc)
+			ksym_count_read(kc);
+		ms -= step;
+	}
+}
+
+/* The counts now: the kernel's counters, or with -p the instance's entries. */
+static int top_read(struct ksym_stats *st, struct ksym_count *kc)
+{
+	if (!kc)
+		return read_stats(st);
+	ksym_count_read(kc);
+	return hitcount_stats(&kc->hc, st);
 }
 
 static unsigned long caller_hits(const struct ksym_stats *st, const char *t,
@@ -100,18 +133,22 @@ int top_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
+		SCOPE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ksym_session s = { 0 };
 	struct ksym_stats base = { 0 }, prev = { 0 }, now = { 0 };
 	struct strv specs = { 0 };
+	struct ksym_scope scope = { 0 };
+	struct ksym_count kc = { 0 }, *count = NULL;
 	long delay_ms = 2000, iters = 0;
-	char **command;
+	char **command, *pids = NULL;
 	int c, iter, ret = 1, screen;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:n:h" SCOPE_OPTSTRING, opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			delay_ms = parse_duration_ms(optarg);
@@ -129,10 +166,12 @@ int top_main(int argc, char **argv)
 			break;
 		case 'h':
 			top_usage(stdout);
-			return 0;
+			ret = 0;
+			goto out;
 		default:
-			top_usage(stderr);
-			return 1;
+			if (scope_option(&scope, c, optarg, top_usage) > 0)
+				break;
+			goto out;
 		}
 	}
 	if (split_specs_command(argc - optind, argv + optind, false, &specs,
@@ -140,22 +179,27 @@ int top_main(int argc, char **argv)
 		top_usage(stderr);
 		goto out;
 	}
-	if (ksym_check())
+	if (scope_prepare(&scope, &specs, "/proc", &pids) || ksym_check())
 		goto out;
+	s.event_pids = pids;
+	if (pids)
+		count = &kc;
 	screen = !iters && isatty(STDOUT_FILENO);
 	ksym_catch_signals();
-	if (ksym_session_watch(&s, &specs) || read_stats(&base) ||
-	    ksym_session_instance(&s, "top", false, true))
+	/* -p: the instance records those tasks' hits, counted from its buffer. */
+	if (ksym_session_watch(&s, &specs) ||
+	    (count ? ksym_count_open(count, &s) : read_stats(&base)) ||
+	    ksym_session_instance(&s, "top", count != NULL, true))
 		goto cleanup;
 	stats_parse(&prev, NULL, NULL);
 	for (iter = 1; !ksym_stop && (!iters || iter <= iters); iter++) {
-		struct timespec ts = { delay_ms / 1000, (delay_ms % 1000) * 1000000L };
+		bool gone = count && !scope_alive(&scope, "/proc");
 
-		while (!ksym_stop && nanosleep(&ts, &ts))
-			;
+		if (!gone)
+			top_sleep(delay_ms, count);
 		if (ksym_stop)
 			break;
-		if (read_stats(&now))
+		if (top_read(&now, count))
 			goto cleanup;
 		stats_sub(&now, &base);
 		stats_sort_callers(&now, &s.targets);
@@ -166,17 +210,26 @@ int top_main(int argc, char **argv)
 		stats_free(&prev);
 		prev = now;
 		memset(&now, 0, sizeof(now));
+		if (count)
+			ksym_count_notes(stdout, count, ksym_session_lost(&s), 0);
 		/* The reader is gone (EPIPE: SIGPIPE is ignored): stop and restore. */
 		if (fflush(stdout) == EOF)
 			break;
+		if (gone) {
+			printf("ksym-ctl top: the tasks of -p have exited\n");
+			break;
+		}
 	}
 	ret = 0;
 cleanup:
 	ksym_session_restore(&s);
+	ksym_count_close(&kc);
 	stats_free(&base);
 	stats_free(&prev);
 	stats_free(&now);
 out:
+	free(pids);
+	scope_free(&scope);
 	strv_free(&specs);
 	return ret;
 }

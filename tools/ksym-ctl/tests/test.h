@@ -47,5 +47,6 @@ void unmute(int fd);
 
 /* Tests in other files. */
 void test_fields(void);
+void test_scope(void);
 
 #endif

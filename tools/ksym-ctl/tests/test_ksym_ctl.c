@@ -634,6 +634,7 @@ int main(void)
 	test_caller_sym();
 	test_json_callchain();
 	test_fields();
+	test_scope();
 	printf("ksym-ctl unit tests: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym-ctl: /proc/kallsyms (kallsyms.h). Its lines:
+ *
+ *   ffffffff81234560 T do_proc_dointvec_minmax_conv
+ *   ffffffffc0002000 b ksym_hitgen_var	[ksym_hitgen]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kallsyms.h"
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct kallsym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int kallsyms_load(struct kallsyms *ks, char *text)
+{
+	char *line, *save = NULL;
+	bool any = false;
+	int cap = 0;
+
+	memset(ks, 0, sizeof(*ks));
+	ks->text = text;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *end, *type, *name, *mod;
+		unsigned long long addr = strtoull(line, &end, 16);
+
+		if (end == line || *end != ' ')
+			continue;
+		type = end + 1;
+		if (!type[0] || type[1] != ' ' || !type[2])
+			continue;
+		name = type + 2;
+		mod = strchr(name, '\t');
+		if (mod) {
+			*mod++ = '\0';
+			if (*mod == '[' && mod[strlen(mod) - 1] == ']') {
+				mod[strlen(mod) - 1] = '\0';
+				mod++;
+			} else {
+				mod = NULL;
+			}
+		}
+		if (addr)
+			any = true;
+		if (ks->nr == cap) {
+			struct kallsym *s;
+
+			cap = cap ? 2 * cap : 4096;
+			s = realloc(ks->sym, cap * sizeof(*s));
+			if (!s)
+				return -1;
+			ks->sym = s;
+		}
+		ks->sym[ks->nr++] = (struct kallsym){ addr, name, mod };
+	}
+	if (!any)
+		return -1;
+	qsort(ks->sym, ks->nr, sizeof(*ks->sym), by_addr);
+	return 0;
+}
+
+const struct kallsym *kallsyms_find(const struct kallsyms *ks,
+				    unsigned long long addr)
+{
+	int lo = 0, hi = ks->nr - 1, found = -1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (ks->sym[mid].addr <= addr) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	/* Of several names at one address, always the same one. */
+	while (found > 0 && ks->sym[found - 1].addr == ks->sym[found].addr)
+		found--;
+	return found < 0 ? NULL : &ks->sym[found];
+}
+
+void kallsyms_name(const struct kallsyms *ks, unsigned long long addr,
+		   char *buf, size_t size)
+{
+	const struct kallsym *s = kallsyms_find(ks, addr);
+
+	if (!s || !s->addr)
+		snprintf(buf, size, "0x%llx", addr);
+	else if (s->module)
+		snprintf(buf, size, "%s [%s]", s->name, s->module);
+	else
+		snprintf(buf, size, "%s", s->name);
+}
+
+unsigned long long kallsyms_addr(const struct kallsyms *ks, const char *name)
+{
+	const char *colon = strchr(name, ':');
+	const char *sym = colon ? colon + 1 : name;
+	size_t modlen = colon ? (size_t)(colon - name) : 0;
+	unsigned long long in_module = 0;
+	int i;
+
+	for (i = 0; i < ks->nr; i++) {
+		const struct kallsym *s = &ks->sym[i];
+
+		if (strcmp(s->name, sym))
+			continue;
+		if (colon) {
+			if (s->module && strlen(s->module) == modlen &&
+			    !strncmp(s->module, name, modlen))
+				return s->addr;
+		} else if (!s->module) {
+			return s->addr;
+		} else if (!in_module) {
+			in_module = s->addr;
+		}
+	}
+	return in_module;
+}
+
+void kallsyms_free(struct kallsyms *ks)
+{
+	free(ks->sym);
+	free(ks->text);
+	memset(ks, 0, sizeof(*ks));
+}

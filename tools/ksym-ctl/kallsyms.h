@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ksym-ctl: /proc/kallsyms as a sorted table, to name the accessor of a
+ * hit as the kernel's %ps does ("func", "func [module]") and to find the
+ * address of a watch's SYMBOL. Pure: unit tested on the host.
+ */
+#ifndef KSYM_CTL_KALLSYMS_H
+#define KSYM_CTL_KALLSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct kallsym {
+	unsigned long long	addr;
+	const char		*name;
+	const char		*module;	/* NULL: the kernel's own */
+};
+
+struct kallsyms {
+	struct kallsym	*sym;		/* sorted by address */
+	int		nr;
+	char		*text;		/* the names point into it */
+};
+
+/*
+ * Parse the text of /proc/kallsyms (the table takes it over, and frees it
+ * with kallsyms_free()). -1 when it holds no address at all (all zero:
+ * kptr_restrict, or not root).
+ */
+int kallsyms_load(struct kallsyms *ks, char *text);
+
+/* The symbol @addr is in (the last at or below it), or NULL. */
+const struct kallsym *kallsyms_find(const struct kallsyms *ks,
+				    unsigned long long addr);
+
+/* @addr as %ps prints it: "name", "name [module]", or "0x..." unknown. */
+void kallsyms_name(const struct kallsyms *ks, unsigned long long addr,
+		   char *buf, size_t size);
+
+/*
+ * The address of "[MODULE:]SYMBOL", or 0 when there is no such symbol.
+ * With no MODULE, the kernel's own symbol comes first.
+ */
+unsigned long long kallsyms_addr(const struct kallsyms *ks, const char *name);
+
+void kallsyms_free(struct kallsyms *ks);
+
+#endif
