@@ -27,7 +27,7 @@
 static void record_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ksym-ctl record [-o FILE] [--stack] [--regs] [--branches]\n"
+		"usage: ksym-ctl record [-o FILE | -N HOST:PORT] [--stack] [--regs] [--branches]\n"
 		"                       [-p PID[,PID...]] [-C CPULIST] [-a]\n"
 		"                       SPEC... -- COMMAND [ARG...]\n"
 		"       ksym-ctl record [OPTIONS] -p PID[,PID...] SPEC...\n"
@@ -41,6 +41,10 @@ static void record_usage(FILE *f)
 		"\n"
 		"options:\n"
 		"  -o, --output FILE   trace.dat to write (default ksym.dat)\n"
+		"  -N, --remote HOST:PORT\n"
+		"                      send the hits to 'trace-cmd listen -p PORT' on HOST\n"
+		"                      (trace-cmd record -N): the trace.dat is written there,\n"
+		"                      so the summary cannot count its hits\n"
 		"      --stack         the callchain of each hit (ksym_stack; report -g)\n"
 		"      --regs          the accessing context's registers (ksym_regs)\n"
 		"      --branches      the last branches before each hit (ksym_branches)\n");
@@ -53,7 +57,10 @@ static void record_usage(FILE *f)
 		"  ksym-ctl report -g\n"
 		"  trace-cmd report -i ksym.dat\n"
 		"  ksym-ctl record -p 1234 -o forks.dat total_forks:-w-    # until 1234 exits\n"
-		"  ksym-ctl record -C 0 jiffies_64/8:rw- -- sleep 1       # CPU 0's hits only\n");
+		"  ksym-ctl record -C 0 jiffies_64/8:rw- -- sleep 1       # CPU 0's hits only\n"
+		"  trace-cmd listen -p 12345                               # on HOST, then:\n"
+		"  ksym-ctl record -N HOST:12345 pid_max/4:-w- -- \\\n"
+		"        sh -c 'echo 4000 > /proc/sys/kernel/pid_max'\n");
 }
 
 static const char *trace_cmd(void)
@@ -64,15 +71,16 @@ static const char *trace_cmd(void)
 }
 
 /*
- * trace-cmd record -B @inst -p ksym [-O OPTION...] -o @file, in the
+ * trace-cmd record -B @inst -p ksym [-O OPTION...] -o @file (or -N
+ * @remote: to trace-cmd listen there), in the
  * background and in a process group of its own (a Ctrl-C is for COMMAND;
  * ksym-ctl stops trace-cmd when COMMAND is done). trace-cmd makes ksym the
  * tracer of our instance, sets the options, streams the buffers into @file
  * and, stopped with SIGINT, writes the rest. 0, or -1.
  */
 static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
-			   const char *dir, const char *stack, bool regs,
-			   bool branches)
+			   const char *remote, const char *dir,
+			   const char *stack, bool regs, bool branches)
 {
 	char *argv[16];
 	int n = 0;
@@ -95,11 +103,13 @@ static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
 		argv[n++] = "-O";
 		argv[n++] = "ksym-branches";
 	}
-	argv[n++] = "-o";
-	argv[n++] = (char *)file;
+	/* -N: trace-cmd listen on HOST writes the file, trace-cmd sends it. */
+	argv[n++] = remote ? "-N" : "-o";
+	argv[n++] = (char *)(remote ? remote : file);
 	argv[n] = NULL;
 
-	debug_msg("%s record -B %s -p ksym ... -o %s\n", argv[0], inst, file);
+	debug_msg("%s record -B %s -p ksym ... %s %s\n", argv[0], inst,
+		  argv[n - 2], argv[n - 1]);
 	fflush(NULL);
 	*pid = fork();
 	if (*pid < 0) {
@@ -235,6 +245,61 @@ static bool recorder_files(const char *file, const char *inst, long cpus)
 	return all;
 }
 
+/*
+ * -N: the recorders write no file here; they connect to the listener, then
+ * open their CPU's trace_pipe_raw of the instance and read. Whether the
+ * children of trace-cmd have every CPU's open.
+ */
+static bool recorder_pipes(pid_t pid, const char *inst, long cpus)
+{
+	char want[300], path[600], link[600];
+	bool *seen, all = true, ok = false;
+	struct dirent *d, *f;
+	DIR *dp, *fp;
+	long cpu;
+
+	seen = calloc(cpus, sizeof(*seen));
+	dp = opendir("/proc");
+	if (!seen || !dp)
+		goto out;
+	snprintf(want, sizeof(want), "/instances/%s/per_cpu/cpu", inst);
+	while ((d = readdir(dp))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9' ||
+		    recorder_state(d->d_name, pid) == NOT_A_RECORDER)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", d->d_name);
+		fp = opendir(path);
+		while (fp && (f = readdir(fp))) {
+			char *p, *end;
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s", d->d_name,
+				 f->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			p = strstr(link, want);
+			if (!p)
+				continue;
+			cpu = strtol(p + strlen(want), &end, 10);
+			if (!strcmp(end, "/trace_pipe_raw") && cpu >= 0 && cpu < cpus)
+				seen[cpu] = true;
+		}
+		if (fp)
+			closedir(fp);
+	}
+	for (cpu = 0; cpu < cpus; cpu++)
+		all &= seen[cpu];
+	ok = true;
+out:
+	if (dp)
+		closedir(dp);
+	free(seen);
+	/* When /proc cannot tell, the wait is not held up by it. */
+	return ok ? all : true;
+}
+
 /* Whether trace-cmd has ended; its status is left for trace_cmd_stop(). */
 static bool trace_cmd_ended(pid_t pid)
 {
@@ -253,8 +318,9 @@ static bool trace_cmd_ended(pid_t pid)
  * ...cpuN"); stopped before it reads, it reads nothing and the hits are
  * silently missing. With a short COMMAND under QEMU TCG both happened. Wait
  * until every child of trace-cmd catches SIGUSR1 and every CPU's file of
- * the instance is there: this narrows the window to the few instructions
- * between a recorder's file and its first read. 0 when recording (or after
+ * the instance is there (with -N, @file NULL: every CPU's trace_pipe_raw
+ * is open): this narrows the window to the few instructions between a
+ * recorder's file and its first read. 0 when recording (or after
  * 30 s, with a warning), -1 when trace-cmd or a recorder ended or on a
  * signal.
  */
@@ -274,13 +340,14 @@ static int trace_cmd_wait_recorders(pid_t pid, const char *dir,
 			trace_cmd_log(dir);
 			return -1;
 		}
-		if (!starting && recorder_files(file, inst, cpus))
+		if (!starting && (file ? recorder_files(file, inst, cpus) :
+				  recorder_pipes(pid, inst, cpus)))
 			return 0;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec > end.tv_sec ||
 		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) {
 			err_msg("warning: trace-cmd's recorders did not all start in 30 s; hits may be missing from %s\n",
-				file);
+				file ? file : "the listener's trace.dat");
 			return 0;
 		}
 		usleep(20000);
@@ -425,6 +492,7 @@ int record_main(int argc, char **argv)
 	enum { OPT_STACK = 256, OPT_REGS, OPT_BRANCHES };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "remote", required_argument, NULL, 'N' },
 		{ "stack", no_argument, NULL, OPT_STACK },
 		{ "regs", no_argument, NULL, OPT_REGS },
 		{ "branches", no_argument, NULL, OPT_BRANCHES },
@@ -438,7 +506,7 @@ int record_main(int argc, char **argv)
 	struct strv specs = { 0 };
 	struct report r = { .nr_keys = 1 };
 	struct tracedat_info info;
-	const char *file = "ksym.dat";
+	const char *file = NULL, *remote = NULL;
 	char *dir = NULL, *path = NULL, *pids = NULL;
 	bool stack = false, regs = false, branches = false;
 	unsigned long lost;
@@ -447,11 +515,16 @@ int record_main(int argc, char **argv)
 	int c, status = 1;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h" SCOPE_OPTSTRING, opts,
+	while ((c = getopt_long(argc, argv, "+o:N:h" SCOPE_OPTSTRING, opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			file = optarg;
+			break;
+		case 'N':
+			if (scope_check_host_port(optarg))
+				goto out;
+			remote = optarg;
 			break;
 		case OPT_STACK:
 			stack = true;
@@ -472,6 +545,12 @@ int record_main(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (remote && file) {
+		err_msg("-N sends the hits to trace-cmd listen, which writes the trace.dat: -o cannot go with it\n");
+		goto out;
+	}
+	if (!file)
+		file = "ksym.dat";
 	/* With -p, COMMAND is optional: without one, until the tasks exit. */
 	if (split_specs_command(argc - optind, argv + optind,
 				scope_needs_command(&scope, argc - optind,
@@ -483,9 +562,9 @@ int record_main(int argc, char **argv)
 	if (scope_prepare(&scope, &specs, "/proc", &pids) || ksym_check())
 		goto out;
 	s.event_pids = pids;
-	path = abs_path(file);
+	path = remote ? NULL : abs_path(file);
 	dir = work_dir();
-	if (!path || !dir)
+	if ((!remote && !path) || !dir)
 		goto out;
 	ksym_catch_signals();
 	if (command && ksym_cmd_fork(&cmd, command))
@@ -503,7 +582,8 @@ int record_main(int argc, char **argv)
 	    (regs && ksym_session_save_option(&s, "ksym-regs")) ||
 	    (branches && ksym_session_save_option(&s, "ksym-branches")) ||
 	    trace_cmd_start(&tc, tracefs_instance_get_name(s.inst), path,
-			    dir, stack ? stack_opt(&s) : NULL, regs, branches) ||
+			    remote, dir, stack ? stack_opt(&s) : NULL, regs,
+			    branches) ||
 	    trace_cmd_wait_ready(tc, s.inst, dir, path) ||
 	    (pids && pids_lost(&s, &scope))) {
 		ksym_cmd_abort(&cmd);
@@ -525,7 +605,18 @@ int record_main(int argc, char **argv)
 	lost = ksym_session_lost(&s);
 	c = trace_cmd_stop(tc, dir);
 	tc = -1;
-	if (c || tracedat_read(file, &r, &info)) {
+	if (c) {
+		if (!status)
+			status = 1;
+		goto cleanup;
+	}
+	if (remote) {
+		/* The file is on the listener's side: no hits to count here. */
+		printf("ksym-ctl record: hits sent to %s, where trace-cmd listen writes the trace.dat (not here: ksym-ctl cannot count them), %lu event%s lost\n",
+		       remote, lost, lost == 1 ? "" : "s");
+		goto cleanup;
+	}
+	if (tracedat_read(file, &r, &info)) {
 		if (!status)
 			status = 1;
 		goto cleanup;

@@ -338,6 +338,25 @@ void scope_wait(const struct ksym_scope *sc, const char *proc,
 		debug_msg("-p: the tasks have exited\n");
 }
 
+int scope_check_host_port(const char *arg)
+{
+	const char *colon = strrchr(arg, ':');
+	char *end;
+	long port;
+
+	if (!colon || colon == arg) {
+		err_msg("-N %s: give HOST:PORT, where 'trace-cmd listen -p PORT' runs\n", arg);
+		return -1;
+	}
+	errno = 0;
+	port = isdigit((unsigned char)colon[1]) ? strtol(colon + 1, &end, 10) : -1;
+	if (errno || port < 1 || port > 65535 || *end) {
+		err_msg("-N %s: '%s' is not a port (1-65535)\n", arg, colon + 1);
+		return -1;
+	}
+	return 0;
+}
+
 void scope_free(struct ksym_scope *sc)
 {
 	free(sc->pids);

@@ -103,6 +103,12 @@ void scope_wait(const struct ksym_scope *sc, const char *proc,
 		volatile sig_atomic_t *stop, void (*tick)(void *), void *arg,
 		long ms);
 
+/*
+ * record -N: "HOST:PORT", with a PORT of 1-65535 after the last ':'.
+ * 0, or -1 with a message.
+ */
+int scope_check_host_port(const char *arg);
+
 void scope_free(struct ksym_scope *sc);
 
 #endif

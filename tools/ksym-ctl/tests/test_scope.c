@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of -p, -C and -a (scope.c), of the kallsyms table
+ * Host unit tests of -p, -C, -a and -N (scope.c), of the kallsyms table
  * (kallsyms.c) and of the counting of ksym_hit entries that stat -p and
  * top -p do (hitcount.c). /proc is faked in a temporary directory where
  * the test needs tasks of its own making.
@@ -90,6 +90,16 @@ static void test_options(void)
 		CHECK(scope_needs_command(&none, 2, without));
 	}
 	scope_free(&sc);
+
+	CHECK(scope_check_host_port("127.0.0.1:12345") == 0);
+	CHECK(scope_check_host_port("collector:1") == 0);
+	CHECK(scope_check_host_port("[::1]:65535") == 0);
+	CHECK(QUIET(scope_check_host_port("collector")) == -1);
+	CHECK(QUIET(scope_check_host_port(":12345")) == -1);
+	CHECK(QUIET(scope_check_host_port("host:")) == -1);
+	CHECK(QUIET(scope_check_host_port("host:0")) == -1);
+	CHECK(QUIET(scope_check_host_port("host:65536")) == -1);
+	CHECK(QUIET(scope_check_host_port("host:12a")) == -1);
 }
 
 static void test_apply_cpus(void)
