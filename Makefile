@@ -1,4 +1,5 @@
-# Build, boot and test the ksym tracer on Linux 6.12 (see README.md).
+# Build, boot and test the ksym tracer on Linux 6.12. README.md says what it is;
+# scripts/README.md and bench/README.md tell each target in full.
 #
 #   make run        build what is missing, boot the VM, show ksym-ctl at work
 #   make check      deps + tree + kernel + initramfs, run the tests in QEMU, summary
@@ -18,19 +19,24 @@
 #                   patch, checkpatch --strict on each (build/series/)
 #   make kernel KSRC=/path/to/linux   the series on your own 6.12 git tree (git am
 #                   in a worktree of it, build/ksrc/), built with the same config
+#   make help       this list
 #
 # Knobs (environment): KSYM_NO_PATCHES=1, KSYM_JOBS, KSYM_TESTS, KSYM_FT_VERBOSE,
 # KSYM_VM_TIMEOUT, KSYM_VM_IDLE_TIMEOUT, KSYM_APPEND, KSYM_QEMU_EXTRA, ...
-# (described at the top of each script in scripts/).
+# (all in scripts/README.md; each script's header describes its own).
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all check check-debug vm bench bench-profile build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
+.PHONY: all help check check-debug vm bench bench-profile build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
 	patches patches-check
 
 BUILD := build
 
 all: check
+
+# The header of this file: the list of targets.
+help:
+	@sed -n '/^[^#]/q; s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
 deps:
 	bash scripts/install-deps.sh
