@@ -117,10 +117,10 @@ TRACE_EVENT_FN(ksym_hit,
 		__field(unsigned long,	bp)
 		__field(unsigned long,	flags)
 		__field(u64,		value)
+		__field(unsigned long,	caller)
 		__field(u8,		len)
 		__field(u8,		access)
 		__field(u8,		has_value)
-		__field(unsigned long,	caller)
 		__dynamic_array(char,	sym,	rec->sym_len)
 	),
 
