@@ -166,24 +166,24 @@ struct ksym_watch {
  */
 #define KSYM_ERRORS							\
 	C(BAD_ENTRY,	"Expected TARGET[/LEN]:ACCESS[@CPULIST]"),	\
-	C(TOO_LONG,	"Entry is too long"),				\
-	C(TOO_MANY_ENTRIES, "Too many entries in one write"),		\
+	C(TOO_LONG,	"Entry is too long: 1023 characters an entry, 4095 bytes a write"), \
+	C(TOO_MANY_ENTRIES, "Too many entries in one write: at most 64, write the rest after"), \
 	C(NUL_BYTE,	"NUL byte in the written data"),		\
 	C(BAD_ACCESS,	"Access must be one of rw-, -w-, r--, --x or ---"), \
 	C(NO_READ_ONLY,	"This CPU cannot watch reads alone: use rw-"),	\
 	C(BAD_SYMBOL,	"Invalid character in symbol name"),		\
-	C(NO_SYMBOL,	"Unknown symbol"),				\
-	C(BAD_OFFSET,	"Invalid offset"),				\
-	C(BAD_ADDR,	"Invalid address"),				\
+	C(NO_SYMBOL,	"Unknown symbol: not in kallsyms (data needs CONFIG_KALLSYMS_ALL; is its module loaded?)"), \
+	C(BAD_OFFSET,	"Invalid offset: a number after +, as in sym+0x10"),	\
+	C(BAD_ADDR,	"Invalid address: expected 0x and hexadecimal digits"), \
 	C(USER_ADDR,	"User-space address: only kernel addresses can be watched"), \
-	C(NO_MEMORY_AT,	"No kernel memory at this address"),		\
+	C(NO_MEMORY_AT,	"No kernel memory at this address: nothing is mapped there"), \
 	C(INIT_FREED,	"Init memory, freed after initialization"),	\
 	C(BAD_LEN,	"Length must be 1, 2, 4 or 8"),			\
 	C(NEED_LEN,	"No length known for SYMBOL+OFFSET or an address: give /LEN"), \
-	C(MISALIGNED,	"Address is not aligned to the length"),	\
+	C(MISALIGNED,	"Address is not aligned to the length: give a smaller /LEN"), \
 	C(NOT_TEXT,	"--x needs an instruction address"),		\
 	C(EXEC_LEN,	"--x watches are sizeof(long) bytes: give no /LEN"), \
-	C(BAD_CPULIST,	"Invalid CPU list"),				\
+	C(BAD_CPULIST,	"Invalid CPU list: possible CPUs as in @0-1,3, none on removal"), \
 	C(BAD_CAST,	"Expected (struct TYPE) or (union TYPE) before the symbol"), \
 	C(NO_TYPE,	"No such struct or union in the kernel's BTF"),	\
 	C(CAST_MISMATCH, "The cast contradicts the symbol's type in BTF"), \
@@ -191,18 +191,18 @@ struct ksym_watch {
 	C(NO_BTF,	"Casts and field paths need BTF: a kernel built with CONFIG_DEBUG_INFO_BTF"), \
 	C(CAST_ADDR,	"Casts and field paths need a symbol, not an address"), \
 	C(BAD_PATH,	"Expected .FIELD or [INDEX]"),			\
-	C(NO_FIELD,	"No such field in this struct or union"),	\
+	C(NO_FIELD,	"No such field in this struct or union: ksym-ctl fields TYPE lists them"), \
 	C(NOT_STRUCT,	"Not a struct or union: it has no fields"),	\
 	C(NOT_ARRAY,	"Not an array: it has no elements"),		\
 	C(BAD_INDEX,	"Array index out of range"),			\
 	C(LEN_TOO_BIG,	"Length is larger than the field: give a smaller /LEN"), \
 	C(PERCPU_NO_BTF, "Per-CPU variable of a module without BTF: its module cannot be checked"), \
 	C(NO_SUCH_WATCH, "No such watch to remove"),			\
-	C(TOO_MANY,	"Too many watches"),				\
+	C(TOO_MANY,	"Too many watches: at most 32; remove one first"),	\
 	C(MODULE_GOING,	"The module of this address is going away"),	\
 	C(LOCKDOWN,	"Kernel is locked down: no new watches"),	\
-	C(NO_SLOT,	"No free hardware breakpoint slot"),		\
-	C(REG_FAILED,	"The breakpoint core refused this watch"),	\
+	C(NO_SLOT,	"No free hardware breakpoint slot: they are shared with perf and ptrace; remove a watch or narrow its @CPULIST"), \
+	C(REG_FAILED,	"The breakpoint core refused this watch: x86 refuses the CPU entry area and its debug-register state"), \
 	C(NO_MEM,	"Out of memory"),				\
 	C(ROLLBACK,	"Failed write not fully undone: a watch lost CPUs, see ksym_trace_filter"), \
 	C(TOO_HOT,	"Watch disarmed: more hits per second on a CPU than ksym_max_hit_rate; write it again to re-arm")
