@@ -111,14 +111,6 @@ out:
 	return ret;
 }
 
-/* A TARGET without its cast: "(struct x)sym.m" -> "sym.m". */
-static const char *uncast(const char *target)
-{
-	const char *p = target[0] == '(' ? strchr(target, ')') : NULL;
-
-	return p ? p + 1 : target;
-}
-
 /* The watch of a hit, or -1 (see hitcount_add()). */
 static int find_watch(const struct hitcount *hc, const char *sym,
 		      unsigned long long addr, unsigned int len,
@@ -127,7 +119,7 @@ static int find_watch(const struct hitcount *hc, const char *sym,
 	int i, unknown = -1, nr_unknown = 0;
 
 	for (i = 0; sym && *sym && i < hc->nr_w; i++)
-		if (!strcmp(uncast(hc->w[i].target), sym))
+		if (!strcmp(target_name(hc->w[i].target), sym))
 			return i;
 	for (i = 0; i < hc->nr_w; i++) {
 		const struct hc_watch *w = &hc->w[i];
@@ -223,7 +215,7 @@ int hitcount_stats(const struct hitcount *hc, struct ksym_stats *st)
 			nr += hc->c[j].watch == i;
 		/* trace_stat names a watch by its TARGET without the cast. */
 		ret |= appendf(&watches, &wl, "  %-11s  %s/%u  %lu  %d  -\n",
-			       w->access, uncast(w->target), w->len, w->hits, nr);
+			       w->access, target_name(w->target), w->len, w->hits, nr);
 		for (j = 0; j < hc->nr_c && !ret; j++) {
 			unsigned long pct;
 
@@ -231,7 +223,7 @@ int hitcount_stats(const struct hitcount *hc, struct ksym_stats *st)
 				continue;
 			pct = w->hits ? hc->c[j].hits * 10000 / w->hits : 0;
 			ret |= appendf(&callers, &cl, "  %s  %s  %lu  %lu.%02lu%%\n",
-				       uncast(w->target), hc->c[j].name, hc->c[j].hits,
+				       target_name(w->target), hc->c[j].name, hc->c[j].hits,
 				       pct / 100, pct % 100);
 		}
 	}

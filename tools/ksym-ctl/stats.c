@@ -120,7 +120,7 @@ static const struct stat_row *find_row(const struct stat_row *rows, int nr,
 	int i;
 
 	for (i = 0; i < nr; i++)
-		if (!strcmp(rows[i].target, target) &&
+		if (target_same(rows[i].target, target) &&
 		    (!name || !strcmp(rows[i].name, name)))
 			return &rows[i];
 	return NULL;
@@ -157,9 +157,12 @@ static const struct strv *sort_targets;
 
 static int target_index(const char *t)
 {
-	int i = sort_targets ? strv_find(sort_targets, t) : -1;
+	int i;
 
-	return i < 0 ? 1 << 20 : i;
+	for (i = 0; sort_targets && i < sort_targets->n; i++)
+		if (target_same(sort_targets->v[i], t))
+			return i;
+	return 1 << 20;
 }
 
 static int cmp_callers(const void *pa, const void *pb)
@@ -225,7 +228,7 @@ void stats_print(FILE *f, const struct ksym_stats *st,
 		for (j = 0; j < st->nr_caller; j++) {
 			const struct stat_row *c = &st->caller[j];
 
-			if (strcmp(c->target, targets->v[i]) || !c->hits)
+			if (!target_same(c->target, targets->v[i]) || !c->hits)
 				continue;
 			if (json) {
 				fprintf(f, "%s\n    {\"caller\": ", first ? "" : ",");

@@ -84,7 +84,8 @@ static unsigned long caller_hits(const struct ksym_stats *st, const char *t,
 	int i;
 
 	for (i = 0; i < st->nr_caller; i++)
-		if (!strcmp(st->caller[i].target, t) && !strcmp(st->caller[i].name, name))
+		if (target_same(st->caller[i].target, t) &&
+		    !strcmp(st->caller[i].name, name))
 			return st->caller[i].hits;
 	return 0;
 }
@@ -106,7 +107,7 @@ static void print_table(FILE *f, const struct ksym_stats *now,
 		const char *name = t, *access = "";
 
 		for (j = 0; j < now->nr_watch; j++)
-			if (!strcmp(now->watch[j].target, t)) {
+			if (target_same(now->watch[j].target, t)) {
 				name = now->watch[j].name;
 				access = now->watch[j].access;
 			}
@@ -118,7 +119,7 @@ static void print_table(FILE *f, const struct ksym_stats *now,
 		for (j = 0; j < now->nr_caller; j++) {
 			const struct stat_row *c = &now->caller[j];
 
-			if (strcmp(c->target, t) || !c->hits)
+			if (!target_same(c->target, t) || !c->hits)
 				continue;
 			fprintf(f, "%12lu %12lu    %s\n", c->hits,
 				c->hits - caller_hits(prev, t, c->name), c->name);

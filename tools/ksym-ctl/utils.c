@@ -164,6 +164,21 @@ int filter_line_target(const char *line, char *buf, size_t size)
 	return 0;
 }
 
+const char *target_name(const char *target)
+{
+	const char *end;
+
+	if (strncmp(target, "(struct ", 8) && strncmp(target, "(union ", 7))
+		return target;
+	end = strchr(target, ')');
+	return end ? end + 1 : target;
+}
+
+int target_same(const char *a, const char *b)
+{
+	return !strcmp(target_name(a), target_name(b));
+}
+
 void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);

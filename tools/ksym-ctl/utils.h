@@ -49,6 +49,15 @@ long parse_count(const char *s);
  */
 int filter_line_target(const char *line, char *buf, size_t size);
 
+/*
+ * The name trace_stat and ksym_hit give a watch: its TARGET without a
+ * leading cast, "(struct task_struct)init_task.flags" -> "init_task.flags".
+ */
+const char *target_name(const char *target);
+
+/* Do two TARGETs name the same watch (compared without their casts)? */
+int target_same(const char *a, const char *b);
+
 /* Print @s as a JSON string, quotes included. */
 void json_str(FILE *f, const char *s);
 

@@ -178,6 +178,42 @@ static void test_stats(void)
 	stats_free(&before);
 }
 
+/*
+ * A cast watch: the session's target keeps the cast, trace_stat names the
+ * watch without it; stat and top must still find its hits.
+ */
+static void test_stats_cast(void)
+{
+	static const char w[] =
+		"  rw-          init_task.flags/4                   12          1\n";
+	static const char c[] =
+		"  init_task.flags                     copy_process                              12          100.00%\n";
+	const char *cast = "(struct task_struct)init_task.flags";
+	struct ksym_stats st;
+	struct strv targets = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_STR(target_name(cast), "init_task.flags");
+	CHECK_STR(target_name("(union u)x.y[1]"), "x.y[1]");
+	CHECK_STR(target_name("pid_max"), "pid_max");
+	CHECK_STR(target_name("(struct x"), "(struct x");
+	CHECK(stats_parse(&st, w, c) == 0);
+	CHECK(stats_watch_hits(&st, cast) == 12);
+	strv_add(&targets, "pid_max");
+	strv_add(&targets, cast);
+	stats_sort_callers(&st, &targets);
+	f = open_memstream(&buf, &len);
+	stats_print(f, &st, &targets, 0, NULL, 0);
+	fclose(f);
+	CHECK(strstr(buf, "            12   hits    init_task.flags/4 rw-\n"
+			  "            12  100.00%   copy_process\n") != NULL);
+	free(buf);
+	strv_free(&targets);
+	stats_free(&st);
+}
+
 static void test_sort_keys(void)
 {
 	struct report r = { 0 };
@@ -628,6 +664,7 @@ int main(void)
 	test_numbers();
 	test_filter_target();
 	test_stats();
+	test_stats_cast();
 	test_sort_keys();
 	test_tree();
 	test_fixture();
