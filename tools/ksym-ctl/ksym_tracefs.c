@@ -148,7 +148,7 @@ static void spec_target(const char *spec, char *buf, size_t size)
 int ksym_session_watch(struct ksym_session *s, const struct strv *specs)
 {
 	struct strv before = { 0 }, after = { 0 };
-	char *text = NULL, *now = NULL, *orig = NULL, target[512];
+	char *text = NULL, *now = NULL, *orig = NULL, target[1100];
 	size_t len = 1;
 	int i, ret = -1;
 
@@ -193,7 +193,7 @@ int ksym_session_watch(struct ksym_session *s, const struct strv *specs)
 
 		spec_target(specs->v[i], target, sizeof(target));
 		for (j = 0; j < after.n; j++) {
-			char t[512];
+			char t[1100];
 
 			if (!filter_line_target(after.v[j], t, sizeof(t)) &&
 			    !strcmp(t, target) &&
@@ -302,52 +302,25 @@ int ksym_session_option(struct ksym_session *s, const char *opt, bool on)
 /* Give the watches of s->targets back the lines they had, or remove them. */
 static void restore_filter(struct ksym_session *s)
 {
-	struct strv orig = { 0 };
-	char *text, *now, *copy, t[512];
-	size_t len = 1;
-	int i, j;
+	char *text, *now;
 
-	copy = strdup(s->orig_filter);
-	if (!copy)
-		return;
-	split_lines(copy, &orig);
-	free(copy);
-	for (i = 0; i < s->targets.n; i++)
-		len += strlen(s->targets.v[i]) + 600;
-	text = calloc(1, len);
+	text = filter_restore_text(s->orig_filter, &s->targets);
 	if (!text)
-		goto cleanup;
-	for (i = 0; i < s->targets.n; i++) {
-		const char *line = NULL;
-
-		for (j = 0; j < orig.n && !line; j++)
-			if (!filter_line_target(orig.v[j], t, sizeof(t)) &&
-			    !strcmp(t, s->targets.v[i]))
-				line = orig.v[j];
-		if (*text)
-			strcat(text, " ");
-		if (line) {
-			strcat(text, line);
-		} else {
-			strcat(text, s->targets.v[i]);
-			strcat(text, ":---");
-		}
-	}
+		return;
 	debug_msg("restore: %d watch(es) of ours, writing '%s'\n", s->targets.n, text);
 	if (*text && ksym_filter_write(text)) {
 		/* Someone else changed a watch meanwhile: one at a time. */
 		char *save = NULL, *e;
 
-		for (e = strtok_r(text, " ", &save); e; e = strtok_r(NULL, " ", &save))
+		/* Lines, not blanks: a cast holds a blank. */
+		for (e = strtok_r(text, "\n", &save); e; e = strtok_r(NULL, "\n", &save))
 			ksym_filter_write(e);
 	}
 	now = ksym_read_file("ksym_trace_filter");
 	if (now && strcmp(now, s->orig_filter))
 		debug_msg("watch set after restore differs:\n%s", now);
 	free(now);
-cleanup:
 	free(text);
-	strv_free(&orig);
 }
 
 unsigned long ksym_session_lost(struct ksym_session *s)

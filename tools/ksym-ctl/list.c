@@ -32,7 +32,7 @@ int list_main(int argc, char **argv)
 	};
 	struct strv lines = { 0 };
 	struct ksym_stats st = { 0 };
-	char *filter = NULL, *watches = NULL, target[512] = "";
+	char *filter = NULL, *watches = NULL, target[1100] = "";
 	int c, i, json = 0, ret = 1;
 
 	optind = 1;

@@ -51,7 +51,7 @@ static int parse_watches(struct ksym_stats *st, char *text)
 
 	split_lines(text, &lines);
 	for (i = 0; i < lines.n && !ret; i++) {
-		char *w[8], target[512], *slash;
+		char *w[8], target[1100], *slash;
 		int n = words(lines.v[i], w, 8);
 
 		/* access, TARGET/LEN, hits, callers; skip the header */

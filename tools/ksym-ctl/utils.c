@@ -146,11 +146,15 @@ long parse_count(const char *s)
 
 int filter_line_target(const char *line, char *buf, size_t size)
 {
-	const char *colon = strrchr(line, ':');
-	const char *slash;
+	const char *hash = strchr(line, '#');
+	const char *end = hash ? hash : line + strlen(line);
+	const char *colon, *slash;
 	size_t len;
 
-	if (!colon)
+	/* The comment may hold ':' and '/' of its own. */
+	for (colon = end; colon > line && *colon != ':'; colon--)
+		;
+	if (colon == line)
 		return -1;
 	for (slash = colon; slash > line && *slash != '/'; slash--)
 		;
@@ -162,6 +166,45 @@ int filter_line_target(const char *line, char *buf, size_t size)
 	memcpy(buf, line, len);
 	buf[len] = '\0';
 	return 0;
+}
+
+char *filter_restore_text(const char *orig_filter, const struct strv *targets)
+{
+	struct strv orig = { 0 };
+	char *copy, *text, *t;
+	size_t size = strlen(orig_filter) + 1;
+	int i, j;
+
+	for (i = 0; i < targets->n; i++)
+		size += strlen(targets->v[i]) + sizeof(":---\n");
+	copy = strdup(orig_filter);
+	text = calloc(1, size);
+	t = malloc(size);
+	if (!copy || !text || !t || split_lines(copy, &orig)) {
+		free(text);
+		text = NULL;
+		goto out;
+	}
+	for (i = 0; i < targets->n; i++) {
+		const char *line = NULL;
+		size_t n = strlen(text);
+
+		for (j = 0; j < orig.n && !line; j++)
+			if (!filter_line_target(orig.v[j], t, size) &&
+			    !strcmp(t, targets->v[i]))
+				line = orig.v[j];
+		if (line)
+			/* A comment would hide what follows it on the line. */
+			snprintf(text + n, size - n, "%.*s\n",
+				 (int)strcspn(line, "#"), line);
+		else
+			snprintf(text + n, size - n, "%s:---\n", targets->v[i]);
+	}
+out:
+	strv_free(&orig);
+	free(copy);
+	free(t);
+	return text;
 }
 
 const char *target_name(const char *target)

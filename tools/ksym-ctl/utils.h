@@ -43,11 +43,20 @@ long parse_duration_ms(const char *s);
 long parse_count(const char *s);
 
 /*
- * The target of a canonical ksym_trace_filter line ("TARGET/LEN:ACC[@CPUS]"):
- * the text before the last '/' of the part before the last ':'. Copies at
- * most @size - 1 characters; returns 0, or -1 if the line has no such form.
+ * The target of a canonical ksym_trace_filter line ("TARGET/LEN:ACC[@CPUS]",
+ * maybe followed by a "# disarmed: ..." or "# incomplete: ..." comment):
+ * the text before the last '/' of the part before the last ':', the
+ * comment left out. Copies at most @size - 1 characters; returns 0, or -1
+ * if the line has no such form.
  */
 int filter_line_target(const char *line, char *buf, size_t size);
+
+/*
+ * What gives @targets back the lines they had in @orig_filter (a
+ * ksym_trace_filter read-back), without their comments, or removes those
+ * that had none: one entry a line. Returns a malloc()ed string, or NULL.
+ */
+char *filter_restore_text(const char *orig_filter, const struct strv *targets);
 
 /*
  * The name trace_stat and ksym_hit give a watch: its TARGET without a

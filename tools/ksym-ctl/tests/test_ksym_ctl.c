@@ -103,6 +103,58 @@ static void test_filter_target(void)
 	CHECK(filter_line_target("nolen:rw-", t, sizeof(t)) == -1);
 	CHECK(filter_line_target("nocolon", t, sizeof(t)) == -1);
 	CHECK(filter_line_target("averyveryverylongsymbolname/8:rw-", t, 8) == -1);
+
+	/* The read-back's comments, and a comment with a '/' before its ':'. */
+	CHECK(filter_line_target("pid_max/4:-w- # disarmed: over 1000 hits/s", t, sizeof(t)) == 0);
+	CHECK_STR(t, "pid_max");
+	CHECK(filter_line_target("(struct task_struct)init_task.flags/4:rw-@0 # incomplete: not on CPU 0",
+				 t, sizeof(t)) == 0);
+	CHECK_STR(t, "(struct task_struct)init_task.flags");
+	CHECK(filter_line_target("x/8:rw- # a/b: c", t, sizeof(t)) == 0);
+	CHECK_STR(t, "x");
+	CHECK(filter_line_target("# disarmed: over 1/s", t, sizeof(t)) == -1);
+}
+
+/*
+ * Restoring the filter: the comment of a disarmed watch must not hide the
+ * entries after it (the kernel drops a comment up to the end of its line),
+ * and a line longer than its target plus a few hundred bytes (a long CPU
+ * list) fits.
+ */
+static void test_filter_restore(void)
+{
+	struct strv targets = { 0 };
+	char *orig, *text, *p;
+	size_t i;
+
+	strv_add(&targets, "pid_max");
+	strv_add(&targets, "(struct task_struct)init_task.flags");
+	strv_add(&targets, "jiffies");
+	text = filter_restore_text("pid_max/4:-w- # disarmed: over 1000 hits/s\n"
+				   "(struct task_struct)init_task.flags/4:rw-\n",
+				   &targets);
+	CHECK(text != NULL);
+	if (text) {
+		CHECK(strstr(text, "#") == NULL);
+		CHECK_STR(text, "pid_max/4:-w- \n"
+			  "(struct task_struct)init_task.flags/4:rw-\n"
+			  "jiffies:---\n");
+	}
+	free(text);
+	strv_free(&targets);
+
+	/* "x/8:rw-@0,2,4,...", 2000 bytes of CPU list. */
+	orig = malloc(4200);
+	strcpy(orig, "x/8:rw-@0");
+	for (i = 1, p = orig + strlen(orig); p - orig < 2000; i++)
+		p += sprintf(p, ",%zu", 2 * i);
+	strcpy(p, " # incomplete: not on CPU 2\n");
+	strv_add(&targets, "x");
+	text = filter_restore_text(orig, &targets);
+	CHECK(text && !strncmp(text, orig, strcspn(orig, "#")));
+	free(text);
+	free(orig);
+	strv_free(&targets);
 }
 
 static const char watches_text[] =
@@ -663,6 +715,7 @@ int main(void)
 	test_split_specs();
 	test_numbers();
 	test_filter_target();
+	test_filter_restore();
 	test_stats();
 	test_stats_cast();
 	test_sort_keys();
