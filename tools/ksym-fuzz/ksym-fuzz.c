@@ -5,11 +5,12 @@
  * Generates valid and hostile writes (whole and in pieces, with bad lengths,
  * CPU lists, huge entries, NUL bytes, blank lines, unterminated entries),
  * keeps a model of the watch set built from Documentation/trace/ksym.rst
- * alone, and after every write(2) and close(2) compares the return value
+ * alone (and the layout of ksym_hitgen's structs, which BTF gives the
+ * kernel), and after every write(2) and close(2) compares the return value
  * and the file read back with the model: an accepted write must have
  * exactly its documented effect, a refused one must change nothing.
  *
- *   ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z]
+ *   ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z] [-A]
  *             [-f FILTER] [-P FILE] [-v] [-T]
  *
  *   -s SEED   PRNG seed (default 1). Writer i uses its own stream derived
@@ -33,6 +34,11 @@
  *             nothing. See rule_entryless().
  *   -Z        generate no NUL bytes (for kernels that still truncate at a
  *             NUL, issue 8 item 6). See rule_nul().
+ *   -A        per-CPU alias rule: 0xADDRESS:--- also removes the per-CPU
+ *             watch whose per-CPU offset is ADDRESS (kernels that match
+ *             watches by address alone). Default: a per-CPU watch is only
+ *             the per-CPU variable's, never a plain address's.
+ *             See rule_percpu_alias().
  *   -f FILE   the filter file (default /sys/kernel/tracing/ksym_trace_filter).
  *   -P FILE   append a progress line to FILE every 5000 writes of a writer
  *             (e.g. /dev/console, so that a long run is not taken for a hang).
@@ -88,7 +94,8 @@ enum {
 	EB_EPERM	= 1 << 4,
 	EB_ENOSPC	= 1 << 5,
 	EB_E2BIG	= 1 << 6,
-	EB_OTHER	= 1 << 7,
+	EB_ERANGE	= 1 << 7,
+	EB_OTHER	= 1 << 8,
 };
 
 static const struct {
@@ -103,6 +110,7 @@ static const struct {
 	{ EPERM, EB_EPERM, "EPERM" },
 	{ ENOSPC, EB_ENOSPC, "ENOSPC" },
 	{ E2BIG, EB_E2BIG, "E2BIG" },
+	{ ERANGE, EB_ERANGE, "ERANGE" },
 };
 #define NR_ERRNOS (sizeof(errnos) / sizeof(errnos[0]))
 
@@ -144,6 +152,7 @@ static struct {
 	bool hits;
 	bool legacy_blank;
 	bool no_nul;
+	bool percpu_alias;
 	bool verbose;
 	const char *filter;
 	const char *progress;
@@ -186,6 +195,89 @@ static bool chance(struct rng *r, unsigned int pct)
 }
 
 /* ------------------------------------------------------------------------
+ * Types: what the model knows of the kernel's BTF, which is the layout of
+ * ksym_hitgen's two structs (kernel/trace/ksym_hitgen.c):
+ *
+ *	struct ksym_hitgen_rec {			 32 bytes
+ *		u32 flags;				@0
+ *		u32 state;				@4
+ *		unsigned long count;			@8
+ *		char name[8];				@16
+ *		struct { u16 lo; u16 hi; } pair[2];	@24, 4 bytes each
+ *	};
+ *	struct ksym_hitgen_pcpu {			 24 bytes
+ *		unsigned long pad;			@0
+ *		unsigned long count;			@8
+ *		u32 small;				@16
+ *	};
+ *
+ * Doc ("Struct fields and per-CPU variables"): BTF types only per-CPU
+ * variables, so ksym_hitgen_rec needs the cast and ksym_hitgen_pcpu does
+ * not (a cast on it must agree).
+ */
+
+enum tkind { TK_INT, TK_STRUCT, TK_ARRAY };
+
+struct ftype;
+
+struct fmember {
+	const char *name;
+	unsigned int off;
+	const struct ftype *type;
+};
+
+struct ftype {
+	enum tkind kind;
+	const char *name;		/* a named struct's name, else NULL */
+	unsigned int size;
+	const struct fmember *members;	/* TK_STRUCT */
+	unsigned int nmembers;
+	const struct ftype *elem;	/* TK_ARRAY */
+	unsigned int nelems;
+};
+
+static const struct ftype t_u8 = { .kind = TK_INT, .size = 1 };
+static const struct ftype t_u16 = { .kind = TK_INT, .size = 2 };
+static const struct ftype t_u32 = { .kind = TK_INT, .size = 4 };
+static const struct ftype t_ulong = { .kind = TK_INT, .size = 8 };
+static const struct fmember m_pair[] = {
+	{ "lo", 0, &t_u16 }, { "hi", 2, &t_u16 },
+};
+static const struct ftype t_pair_elem = {
+	.kind = TK_STRUCT, .size = 4, .members = m_pair, .nmembers = 2,
+};
+static const struct ftype t_pair = {
+	.kind = TK_ARRAY, .size = 8, .elem = &t_pair_elem, .nelems = 2,
+};
+static const struct ftype t_name = {
+	.kind = TK_ARRAY, .size = 8, .elem = &t_u8, .nelems = 8,
+};
+static const struct fmember m_rec[] = {
+	{ "flags", 0, &t_u32 }, { "state", 4, &t_u32 }, { "count", 8, &t_ulong },
+	{ "name", 16, &t_name }, { "pair", 24, &t_pair },
+};
+static const struct ftype t_rec = {
+	.kind = TK_STRUCT, .name = "ksym_hitgen_rec", .size = 32,
+	.members = m_rec, .nmembers = 5,
+};
+static const struct fmember m_pcpu[] = {
+	{ "pad", 0, &t_ulong }, { "count", 8, &t_ulong }, { "small", 16, &t_u32 },
+};
+static const struct ftype t_pcpu = {
+	.kind = TK_STRUCT, .name = "ksym_hitgen_pcpu", .size = 24,
+	.members = m_pcpu, .nmembers = 3,
+};
+static const struct ftype *const named_types[] = { &t_rec, &t_pcpu };
+
+/*
+ * Cast type names outside named_types[] the generator uses: a real kernel
+ * struct (its layout unknown here, so only where BTF types the symbol and
+ * the cast must be refused), and names no kernel has.
+ */
+#define FOREIGN_TYPE	"task_struct"
+#define NX_TYPE_PREFIX	"ksym_fuzz_nx"
+
+/* ------------------------------------------------------------------------
  * Symbols the fuzzer uses, resolved from /proc/kallsyms at startup.
  */
 
@@ -198,6 +290,8 @@ struct fsym {
 	unsigned int size;	/* the object's size, for picking lengths */
 	const unsigned int *offs;	/* offsets the generator uses (besides 0) */
 	unsigned int noffs;
+	const struct ftype *ctype;	/* its C type, if a struct (casts, paths) */
+	bool percpu;		/* DEFINE_PER_CPU: BTF types it (ctype) */
 	/* From /proc/kallsyms: */
 	unsigned long addr;
 	long dist;		/* to the next higher symbol of the same owner, -1 unknown */
@@ -207,28 +301,35 @@ struct fsym {
 
 /*
  * Documentation/trace/ksym.rst: without /LEN a SYMBOL is watched over its
- * extent (the distance to the next symbol) when that is 1, 2, 4 or 8 bytes,
- * else over the first naturally aligned word it starts with (8, 4, 2 or 1
- * bytes by alignment and extent). @dist -1: extent unknown.
+ * size (the distance to the next symbol; for a field or a symbol BTF
+ * types, its real size) when that is 1, 2, 4 or 8 bytes, else over the
+ * first naturally aligned word it starts with (8, 4, 2 or 1 bytes by
+ * alignment and size). @size -1: unknown; 0: none (/LEN must be given).
+ * (A size of 1, 2, 4 or 8 at an address not aligned to it is the case
+ * the doc leaves out: the kernel takes the first aligned word then too.)
  */
-static int default_len(unsigned long addr, long dist)
+static int default_len(unsigned long addr, long size)
 {
 	int len;
 
-	if (dist < 0)
+	if (size < 0)
 		return -1;
-	if (dist == 1 || dist == 2 || dist == 4 || dist == 8)
-		return dist;
+	if (!size)
+		return 0;
+	if ((size == 1 || size == 2 || size == 4 || size == 8) && addr % size == 0)
+		return size;
 	for (len = 8; len > 1; len /= 2)
-		if (len <= dist && addr % len == 0)
+		if (len <= size && addr % len == 0)
 			return len;
-	return dist ? 1 : 0;
+	return 1;
 }
 
 static const unsigned int offs_buf[] = { 1, 2, 3, 4, 6, 7 };
 static const unsigned int offs_jiffies[] = { 8, 16, 56 };
 static const unsigned int offs_pid_max[] = { 4 };
 static const unsigned int offs_text[] = { 1, 2, 3 };
+static const unsigned int offs_rec[] = { 4, 8, 16, 18, 24, 28 };
+static const unsigned int offs_pcpu[] = { 8, 16 };
 
 #define NOFFS(a) (sizeof(a) / sizeof(a[0]))
 #define SYM(n, m, t, i, sz) .name = n, .mod = m, .text = t, .initmem = i, .size = sz
@@ -250,6 +351,11 @@ static struct fsym syms[] = {
 	{ SYM("ksym_hitgen_read", "ksym_hitgen", true, false, 8),
 	  .offs = offs_text, .noffs = NOFFS(offs_text) },
 	{ SYM("boot_command_line", NULL, false, true, 8) },
+	{ SYM("ksym_hitgen_rec", "ksym_hitgen", false, false, 32),
+	  .offs = offs_rec, .noffs = NOFFS(offs_rec), .ctype = &t_rec },
+	{ SYM("ksym_hitgen_pcpu", "ksym_hitgen", false, false, 24),
+	  .offs = offs_pcpu, .noffs = NOFFS(offs_pcpu), .ctype = &t_pcpu,
+	  .percpu = true },
 };
 #define NR_SYMS (sizeof(syms) / sizeof(syms[0]))
 
@@ -282,7 +388,8 @@ static struct fsym *sym_by_addr(unsigned long addr, unsigned long *off)
 	for (i = 0; i < NR_SYMS; i++) {
 		unsigned long ext;
 
-		if (!syms[i].found)
+		/* 0xADDRESS is never a per-CPU variable's (doc). */
+		if (!syms[i].found || syms[i].percpu)
 			continue;
 		ext = syms[i].dist > 0 ? (unsigned long)syms[i].dist : syms[i].size;
 		if (ext < 16)
@@ -293,6 +400,15 @@ static struct fsym *sym_by_addr(unsigned long addr, unsigned long *off)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * The size the kernel knows of a plain SYMBOL: its BTF type's where BTF
+ * types it (per-CPU variables), else the distance to the next symbol.
+ */
+static long sym_size(const struct fsym *s)
+{
+	return s->percpu ? (long)s->ctype->size : s->dist;
 }
 
 struct ksline {
@@ -396,7 +512,7 @@ static int load_kallsyms(const char *path)
 			syms[i].dist = all[j].addr - syms[i].addr;
 			break;
 		}
-		syms[i].deflen = default_len(syms[i].addr, syms[i].dist);
+		syms[i].deflen = default_len(syms[i].addr, sym_size(&syms[i]));
 	}
 	ret = 0;
 out:
@@ -414,6 +530,7 @@ struct spec {
 	unsigned int len;
 	unsigned int access;
 	uint64_t cpus;		/* 0: every CPU */
+	bool percpu;		/* addr is a per-CPU variable's offset */
 	char target[TARGET_MAX];
 };
 
@@ -501,12 +618,18 @@ static void spec_line(const struct spec *s, char *buf, size_t size)
 	}
 }
 
-static struct spec *model_find(struct model *m, unsigned long addr)
+/*
+ * A watch is its address (doc: an entry for an address already watched
+ * changes that watch, whatever its spelling). A per-CPU variable's address
+ * is its offset in the per-CPU area: another kind of address than any
+ * plain one, even where the numbers are equal.
+ */
+static struct spec *model_find(struct model *m, unsigned long addr, bool percpu)
 {
 	int i;
 
 	for (i = 0; i < m->nr; i++)
-		if (m->w[i].addr == addr)
+		if (m->w[i].addr == addr && m->w[i].percpu == percpu)
 			return &m->w[i];
 	return NULL;
 }
@@ -593,13 +716,6 @@ static bool parse_cpulist(const char *s, uint64_t *mask)
 	}
 }
 
-static const char *name_of(const char *tgt)
-{
-	const char *c = strchr(tgt, ':');
-
-	return c ? c + 1 : tgt;
-}
-
 /* Symbol names: [A-Za-z0-9_.$]+, with at most one "module:" prefix. */
 static bool valid_symbol(const char *s)
 {
@@ -632,15 +748,361 @@ static bool is_user_addr(unsigned long addr)
 	return addr < 0x00007ffffffff000UL;
 }
 
+/* Rules under revision, below. */
+static bool rule_offset_unsized(unsigned long off);
+static bool rule_percpu_alias(void);
+static bool rule_exec_len_checked(void);
+
+/* The kernel's isspace() (ASCII's, and Latin-1's NBSP, never generated). */
+static bool k_isspace(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+	       c == '\f' || (unsigned char)c == 0xa0;
+}
+
+static bool is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Does the kernel have BTF (casts, paths, module per-CPU data)? */
+static bool have_btf = true;
+
+/*
+ * "(struct NAME)" or "(union NAME)" at @s, blanks allowed inside the
+ * parentheses (doc). On success *@is_union and @name (of @namesz bytes)
+ * say which, and the return value is what follows the ')'; NULL: not a
+ * cast (EINVAL).
+ */
+static char *parse_cast(char *s, bool *is_union, char *name, size_t namesz)
+{
+	char *end = strchr(s, ')'), *kw, *nm, *e;
+	size_t kwlen, len;
+
+	if (!end)
+		return NULL;
+	*end = '\0';
+	for (kw = s + 1; k_isspace(*kw); kw++)
+		;
+	if (!strncmp(kw, "struct", 6)) {
+		kwlen = 6;
+		*is_union = false;
+	} else if (!strncmp(kw, "union", 5)) {
+		kwlen = 5;
+		*is_union = true;
+	} else {
+		return NULL;
+	}
+	nm = kw + kwlen;
+	if (!k_isspace(*nm))
+		return NULL;
+	for (e = nm + strlen(nm); e > nm && k_isspace(e[-1]); e--)
+		;
+	*e = '\0';
+	while (k_isspace(*nm))
+		nm++;
+	for (len = 0; is_ident(nm[len]); len++)
+		;
+	if (!len || isdigit((unsigned char)nm[0]) || nm[len] || len >= namesz)
+		return NULL;
+	memcpy(name, nm, len + 1);
+	return end + 1;
+}
+
+/*
+ * The type a cast names: *@t set, or NULL for FOREIGN_TYPE (a struct the
+ * kernel has, whose layout the model does not know). Returns false when
+ * no kernel has it (ENOENT).
+ */
+static bool find_cast(bool is_union, const char *name, const struct ftype **t)
+{
+	size_t i;
+
+	*t = NULL;
+	for (i = 0; i < sizeof(named_types) / sizeof(named_types[0]); i++)
+		if (!strcmp(name, named_types[i]->name))
+			break;
+	if (i < sizeof(named_types) / sizeof(named_types[0])) {
+		*t = named_types[i];
+		return !is_union;
+	}
+	if (!strcmp(name, FOREIGN_TYPE))
+		return !is_union;
+	if (!strncmp(name, NX_TYPE_PREFIX, strlen(NX_TYPE_PREFIX)))
+		return false;
+	fprintf(stderr, "ksym-fuzz: internal: the generator made a cast type the model does not know: %s\n",
+		name);
+	exit(2);
+}
+
+/*
+ * Walk a field path (".FIELD" into a struct or union, "[N]" into an array)
+ * from *@t (doc, "Struct fields and per-CPU variables"): adds the offset
+ * to *@off, leaves the field's type in *@t and the path as the read-back
+ * spells it (decimal indexes) in @canon. Returns 0 or the first error's
+ * errno bit.
+ */
+static unsigned int walk_path(const char *p, const struct ftype **t,
+			      unsigned long *off, char *canon, size_t size,
+			      struct outcome *o)
+{
+	size_t n = strlen(canon);
+
+	while (*p) {
+		if (*p == '.') {
+			const struct fmember *m = NULL;
+			size_t len, i;
+
+			for (len = 0; is_ident(p[1 + len]); len++)
+				;
+			if (!len || isdigit((unsigned char)p[1]) || len >= 512) {
+				why(o, "bad field name at '%.20s'", p);
+				return EB_EINVAL;
+			}
+			if ((*t)->kind != TK_STRUCT) {
+				why(o, "'%.20s' after a field that is no struct", p);
+				return EB_EINVAL;
+			}
+			for (i = 0; i < (*t)->nmembers; i++)
+				if (strlen((*t)->members[i].name) == len &&
+				    !strncmp((*t)->members[i].name, p + 1, len))
+					m = &(*t)->members[i];
+			if (!m) {
+				why(o, "no field '%.*s'", (int)(len < 40 ? len : 40), p + 1);
+				return EB_ENOENT;
+			}
+			*off += m->off;
+			*t = m->type;
+			n += snprintf(canon + n, size - n, ".%s", m->name);
+			p += 1 + len;
+		} else if (*p == '[') {
+			const char *end = strchr(p, ']');
+			char num[16];
+			unsigned long idx;
+
+			if (!end || end - p - 1 <= 0 || end - p - 1 >= (long)sizeof(num)) {
+				why(o, "bad index at '%.20s'", p);
+				return EB_EINVAL;
+			}
+			memcpy(num, p + 1, end - p - 1);
+			num[end - p - 1] = '\0';
+			if (!parse_num(num, 0, &idx) || idx > 0xffffffffUL) {
+				why(o, "bad index '%s'", num);
+				return EB_EINVAL;
+			}
+			if ((*t)->kind != TK_ARRAY) {
+				why(o, "index '%s' on no array", num);
+				return EB_EINVAL;
+			}
+			if (idx >= (*t)->nelems) {
+				why(o, "index %lu out of range", idx);
+				return EB_ERANGE;
+			}
+			*off += idx * (*t)->elem->size;
+			*t = (*t)->elem;
+			n += snprintf(canon + n, size - n, "[%lu]", idx);
+			p = end + 1;
+		} else {
+			why(o, "'%.20s' is no .FIELD or [N]", p);
+			return EB_EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether a SYMBOL (with "module:" perhaps) names a symbol: 1 one of
+ * syms[] (*@s set), -1 a real symbol the model does not know, 0 none.
+ */
+static int lookup_symbol(const char *sym, struct fsym **s)
+{
+	const char *mc = strchr(sym, ':');
+	const char *name = mc ? mc + 1 : sym;
+
+	*s = NULL;
+	if (!valid_symbol(sym))
+		return 0;
+	*s = sym_by_name(name);
+	if (*s && mc && (!(*s)->mod || strncmp(sym, (*s)->mod, mc - sym) ||
+			 (*s)->mod[mc - sym]))
+		*s = NULL;
+	if (*s)
+		return 1;
+	return kallsyms_has(name) ? -1 : 0;
+}
+
+/* What TARGET resolved to, besides p->spec.addr and p->spec.target. */
+struct tinfo {
+	struct fsym *s;		/* the symbol (for 0xADDRESS: the one it is in), or NULL */
+	bool hexform;
+	bool typed;		/* BTF (a cast, or the symbol's type) gave @size */
+	long size;		/* bytes TARGET names; 0: none, give /LEN; -1 unknown */
+};
+
+/*
+ * TARGET: [(struct|union TYPE)]SYMBOL[.FIELD|[N]]...[+OFFSET], with
+ * "module:" before SYMBOL perhaps, or 0xADDRESS (doc). The symbol is the
+ * longest prefix, before a '.' or '[', that kallsyms knows. Returns false
+ * with p->errs set when the entry is refused.
+ */
+static bool resolve_target(char *tgt, struct parsed *p, struct outcome *o,
+			   struct tinfo *ti)
+{
+	const struct ftype *ctype = NULL, *type;
+	char cname[ENTRY_MAX], canon[TARGET_MAX] = "", *plus, *q, c;
+	unsigned long off = 0, foff = 0;
+	bool has_cast = false, is_union = false;
+	int r = 0, n;
+
+	memset(ti, 0, sizeof(*ti));
+	if (tgt[0] == '(') {
+		tgt = parse_cast(tgt, &is_union, cname, sizeof(cname));
+		if (!tgt) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad cast");
+			return false;
+		}
+		has_cast = true;
+	}
+	if (tgt[0] == '0' && (tgt[1] == 'x' || tgt[1] == 'X')) {
+		if (has_cast) {
+			p->errs |= EB_EINVAL;
+			why(o, "cast on an address");
+			return false;
+		}
+		ti->hexform = true;
+		if (!parse_num(tgt, 16, &p->spec.addr)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad address '%s'", tgt);
+			return false;
+		}
+		snprintf(p->spec.target, sizeof(p->spec.target), "0x%lx", p->spec.addr);
+		ti->s = sym_by_addr(p->spec.addr, &off);
+		return true;
+	}
+
+	plus = strchr(tgt, '+');
+	if (plus) {
+		*plus = '\0';
+		if (!parse_num(plus + 1, 0, &off)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad offset '%s'", plus + 1);
+			return false;
+		}
+	}
+	for (q = tgt; *q; q++) {
+		if (!is_ident(*q) && !strchr(".$:[]", *q)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad character '%c' in '%.40s'", *q, tgt);
+			return false;
+		}
+	}
+	n = strcspn(tgt, ".[");
+	c = tgt[n];
+	tgt[n] = '\0';
+	if (!valid_symbol(tgt)) {
+		tgt[n] = c;
+		p->errs |= EB_EINVAL;
+		why(o, "bad symbol '%.40s'", tgt);
+		return false;
+	}
+	tgt[n] = c;
+	/* The longest prefix that is a symbol; the rest is the path. */
+	for (q = tgt + strlen(tgt); q > tgt; q--) {
+		c = *q;
+		if (c && c != '.' && c != '[')
+			continue;
+		*q = '\0';
+		r = lookup_symbol(tgt, &ti->s);
+		*q = c;
+		if (r)
+			break;
+	}
+	if (r < 0) {
+		/* A real symbol outside the table: refused, but how is its business. */
+		p->errs |= EB_ENOENT | EB_EINVAL | EB_EFAULT | EB_EOPNOTSUPP | EB_ERANGE;
+		why(o, "'%.40s' is a symbol the model does not know", tgt);
+		return false;
+	}
+	if (!r) {
+		p->errs |= EB_ENOENT;
+		why(o, "unknown symbol '%.40s'", tgt);
+		return false;
+	}
+
+	/* q: the path. BTF types per-CPU variables alone (doc). */
+	if (!have_btf) {
+		if (ti->s->percpu && ti->s->mod) {
+			p->errs |= EB_EOPNOTSUPP;
+			why(o, "a module's per-CPU data without BTF");
+			return false;
+		}
+		if (has_cast || *q) {
+			p->errs |= EB_EINVAL;
+			why(o, "cast or path without BTF");
+			return false;
+		}
+	}
+	type = ti->s->percpu ? ti->s->ctype : NULL;
+	if (has_cast) {
+		if (!find_cast(is_union, cname, &ctype)) {
+			p->errs |= EB_ENOENT;
+			why(o, "no type %s %s", is_union ? "union" : "struct", cname);
+			return false;
+		}
+		if (type && ctype != type) {
+			p->errs |= EB_EINVAL;
+			why(o, "cast contradicts %s's type", ti->s->name);
+			return false;
+		}
+		if (!ctype) {
+			fprintf(stderr, "ksym-fuzz: internal: the generator cast %s, whose type BTF does not give, to struct %s\n",
+				ti->s->name, cname);
+			exit(2);
+		}
+		type = ctype;
+	} else if (!type && *q) {
+		p->errs |= EB_EINVAL;
+		why(o, "path on %s, which BTF does not type, without a cast", ti->s->name);
+		return false;
+	}
+	if (type) {
+		unsigned int e = walk_path(q, &type, &foff, canon, sizeof(canon), o);
+
+		if (e) {
+			p->errs |= e;
+			return false;
+		}
+		ti->typed = true;
+		ti->size = type->size;
+	} else {
+		ti->size = sym_size(ti->s);
+	}
+	if (rule_offset_unsized(off))
+		ti->size = 0;
+	p->spec.addr = ti->s->addr + foff + off;
+	p->spec.percpu = ti->s->percpu;
+	*q = '\0';
+	n = 0;
+	if (has_cast && !ti->s->percpu)
+		n = snprintf(p->spec.target, sizeof(p->spec.target), "(%s %s)",
+			     is_union ? "union" : "struct", cname);
+	n += snprintf(p->spec.target + n, sizeof(p->spec.target) - n, "%s%s", tgt, canon);
+	if (off)
+		snprintf(p->spec.target + n, sizeof(p->spec.target) - n, "+0x%lx", off);
+	return true;
+}
+
 /* One entry, per the doc's grammar TARGET[/LEN]:ACCESS[@CPULIST]. */
 static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
 			struct outcome *o)
 {
 	char buf[ENTRY_MAX + 1];
-	char *at, *colon, *slash, *tgt, *plus;
-	unsigned long len = 0, off = 0, addr = 0;
-	bool has_len = false, has_at = false, hexform = false, has_plus = false;
-	struct fsym *s = NULL;
+	char *at, *colon, *slash;
+	unsigned long len = 0, addr;
+	bool has_len = false, has_at = false;
+	struct tinfo ti;
+	struct fsym *s;
 	unsigned int access = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -670,7 +1132,7 @@ static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
 	colon = strrchr(buf, ':');
 	if (!colon || colon == buf) {
 		p->errs |= EB_EINVAL;
-		why(o, "'%s': no TARGET:ACCESS", buf);
+		why(o, "'%.40s': no TARGET:ACCESS", buf);
 		return;
 	}
 	*colon = '\0';
@@ -688,7 +1150,7 @@ static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
 		access = ACC_R;
 	} else {
 		p->errs |= EB_EINVAL;
-		why(o, "bad access '%s'", colon + 1);
+		why(o, "bad access '%.20s'", colon + 1);
 		access = ACC_RW;
 	}
 	if (!access && has_at) {
@@ -703,70 +1165,19 @@ static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
 		if (!parse_num(slash + 1, 0, &len) ||
 		    (len != 1 && len != 2 && len != 4 && len != 8)) {
 			p->errs |= EB_EINVAL;
-			why(o, "bad LEN '%s'", slash + 1);
+			why(o, "bad LEN '%.20s'", slash + 1);
 			len = 0;
 		}
 	}
-	tgt = buf;
-	if (!*tgt) {
+	if (!*buf) {
 		p->errs |= EB_EINVAL;
 		why(o, "empty TARGET");
 		return;
 	}
-
-	if (tgt[0] == '0' && (tgt[1] == 'x' || tgt[1] == 'X')) {
-		hexform = true;
-		if (!parse_num(tgt, 16, &addr)) {
-			p->errs |= EB_EINVAL;
-			why(o, "bad address '%s'", tgt);
-			return;
-		}
-		snprintf(p->spec.target, sizeof(p->spec.target), "0x%lx", addr);
-		s = sym_by_addr(addr, &off);
-	} else {
-		plus = strchr(tgt, '+');
-		if (plus) {
-			*plus = '\0';
-			has_plus = true;
-			if (!parse_num(plus + 1, 0, &off)) {
-				p->errs |= EB_EINVAL;
-				why(o, "bad offset '%s'", plus + 1);
-				return;
-			}
-		}
-		if (!valid_symbol(tgt)) {
-			p->errs |= EB_EINVAL;
-			why(o, "bad symbol '%s'", tgt);
-			return;
-		}
-		{
-			char *mc = strchr(tgt, ':');
-			const char *name = mc ? mc + 1 : tgt;
-
-			s = sym_by_name(name);
-			if (s && mc && (!s->mod || strncmp(tgt, s->mod, mc - tgt) ||
-					s->mod[mc - tgt]))
-				s = NULL;
-		}
-		if (!s && kallsyms_has(name_of(tgt))) {
-			/* A real symbol outside the table: refused, but how is its business. */
-			p->errs |= EB_ENOENT | EB_EINVAL | EB_EFAULT | EB_EOPNOTSUPP;
-			why(o, "'%s' is a symbol the model does not know", tgt);
-			return;
-		}
-		if (!s) {
-			p->errs |= EB_ENOENT;
-			why(o, "unknown symbol '%s'", tgt);
-			return;
-		}
-		addr = s->addr + off;
-		if (off)
-			snprintf(p->spec.target, sizeof(p->spec.target), "%s+0x%lx",
-				 tgt, off);
-		else
-			snprintf(p->spec.target, sizeof(p->spec.target), "%s", tgt);
-	}
-	p->spec.addr = addr;
+	if (!resolve_target(buf, p, o, &ti))
+		return;
+	s = ti.s;
+	addr = p->spec.addr;
 	p->spec.access = access;
 
 	if (!access) {
@@ -775,7 +1186,8 @@ static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
 		return;
 	}
 
-	if (is_user_addr(addr)) {
+	/* A per-CPU variable's address is an offset, no user address. */
+	if (!p->spec.percpu && is_user_addr(addr)) {
 		p->errs |= EB_EINVAL;
 		why(o, "user-space address 0x%lx", addr);
 		return;
@@ -797,28 +1209,33 @@ static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
 		return;
 	}
 
+	/* Doc: a /LEN larger than the field is refused. */
+	if (has_len && len && ti.typed && ti.size > 0 && len > (unsigned long)ti.size &&
+	    (access != ACC_X || rule_exec_len_checked())) {
+		p->errs |= EB_EINVAL;
+		why(o, "LEN %lu larger than the field's %ld bytes", len, ti.size);
+	}
 	if (access == ACC_X) {
 		if (has_len && len && len != sizeof(long)) {
 			p->errs |= EB_EINVAL;
 			why(o, "--x with LEN %lu", len);
 		}
-		if (!s->text) {
+		if (!s->text || p->spec.percpu) {
 			p->errs |= EB_EINVAL;
 			why(o, "--x on data");
 		}
 		len = sizeof(long);
 	} else if (!has_len) {
-		/* Doc: the symbol's size only for a plain SYMBOL. */
-		if (hexform || has_plus || s->deflen <= 0) {
+		/* Doc: the size only for a symbol or a field, not +OFFSET or 0xADDRESS. */
+		if (ti.size < 0) {
+			fprintf(stderr, "ksym-fuzz: internal: default LEN of %s unknown\n",
+				s->name);
+			exit(2);
+		}
+		len = ti.hexform ? 0 : default_len(addr, ti.size);
+		if (!len) {
 			p->errs |= EB_EINVAL;
 			why(o, "no /LEN and no default");
-			if (s->deflen < 0 && !hexform && !has_plus) {
-				fprintf(stderr, "ksym-fuzz: internal: default LEN of %s unknown\n",
-					s->name);
-				exit(2);
-			}
-		} else {
-			len = s->deflen;
 		}
 	}
 	p->spec.len = len;
@@ -914,6 +1331,42 @@ static bool rule_wrote(const char *buf, size_t n, bool refused)
 	return false;
 }
 
+/*
+ * SYMBOL+OFFSET names no size, so it needs /LEN (doc, "LEN"; also after a
+ * path). The kernel takes "+0" for no offset: the symbol's or the field's
+ * size stands. (The doc does not say; this follows the kernel.)
+ */
+static bool rule_offset_unsized(unsigned long off)
+{
+	return off != 0;
+}
+
+/*
+ * 0xADDRESS:--- where ADDRESS is a per-CPU variable's offset: by default
+ * it is no per-CPU watch's address (a per-CPU watch is the variable's);
+ * -A: the kernel matches watches by the number alone and removes the
+ * per-CPU watch.
+ */
+static bool rule_percpu_alias(void)
+{
+	return opt.percpu_alias;
+}
+
+/*
+ * --x on a field smaller than sizeof(long), e.g. "(struct ksym_hitgen_rec)
+ * ksym_hitgen_read.flags:--x": accepted, and read back with --x's LEN,
+ * ".../8:--x". Written back, that /8 is "larger than the field" (doc) and
+ * refused, though the doc says the read-back can be written back as it
+ * is. true: the field check applies to --x's LEN too (the kernel at
+ * 0759b2d); false: it does not, and the read-back can be written back.
+ */
+static bool exec_len_unchecked;	/* the self-test tries the other way */
+
+static bool rule_exec_len_checked(void)
+{
+	return !exec_len_unchecked;
+}
+
 /* ==== end of the rules under revision ==== */
 
 static bool is_sep(char c)
@@ -922,6 +1375,27 @@ static bool is_sep(char c)
 	       c == '\f';
 }
 
+/*
+ * The end of the entry at text[i]: the next blank, but for spaces and tabs
+ * inside a cast's parentheses (doc: "blanks inside it are part of the
+ * entry"). A '(' anywhere opens, a ')' closes.
+ */
+static size_t entry_end(const char *text, size_t i, size_t n)
+{
+	bool in_cast = false;
+
+	for (; i < n; i++) {
+		if (text[i] == '(')
+			in_cast = true;
+		else if (text[i] == ')')
+			in_cast = false;
+		else if (is_sep(text[i]) && !(in_cast && (text[i] == ' ' || text[i] == '\t')))
+			break;
+	}
+	return i;
+}
+
+/* Per CPU, the watches there: a per-CPU watch takes a slot too. */
 static int slots_used(const struct model *m, int cpu)
 {
 	int i, n = 0;
@@ -962,8 +1436,7 @@ static void model_txn(const struct model *cur, const char *otext, size_t n,
 		if (i >= n)
 			break;
 		start = i;
-		while (i < n && !is_sep(text[i]))
-			i++;
+		i = entry_end(text, i, n);
 		parse_entry(text + start, i - start, &ps[nps], o);
 		perrs |= ps[nps].errs;
 		nps++;
@@ -993,7 +1466,9 @@ static void model_txn(const struct model *cur, const char *otext, size_t n,
 			m->nr = 0;
 			break;
 		case OP_REMOVE:
-			w = model_find(m, ps[i].spec.addr);
+			w = model_find(m, ps[i].spec.addr, ps[i].spec.percpu);
+			if (!w && rule_percpu_alias())
+				w = model_find(m, ps[i].spec.addr, !ps[i].spec.percpu);
 			if (!w) {
 				o->ok = false;
 				o->errs |= EB_ENOENT;
@@ -1003,7 +1478,7 @@ static void model_txn(const struct model *cur, const char *otext, size_t n,
 			*w = m->w[--m->nr];
 			break;
 		case OP_SET:
-			w = model_find(m, ps[i].spec.addr);
+			w = model_find(m, ps[i].spec.addr, ps[i].spec.percpu);
 			if (!w) {
 				if (m->nr >= MAX_WATCHES) {
 					o->ok = false;
@@ -1653,6 +2128,8 @@ static void report(int id, long step, const char *what, const struct model *befo
 	       id, opt.seed, step,
 	       opt.mode == MODE_SINGLE ? "single" : opt.mode == MODE_LOCK ? "lock" : "race",
 	       opt.legacy_blank ? ", -L" : "", opt.no_nul ? ", -Z" : "", what);
+	if (opt.percpu_alias)
+		printf("  (-A: per-CPU alias rule)\n");
 	printf("  watches before:\n");
 	for (i = 0; i < before->nr; i++) {
 		spec_line(&before->w[i], line, sizeof(line));
@@ -1941,6 +2418,26 @@ static int read_cpus(const char *path, uint64_t *mask)
 	return ret;
 }
 
+/* model_txn() of @text on *@m, as expected? Takes the new set. 0 or 1. */
+static int st_txn(struct model *m, const char *text, bool ok, unsigned int errs,
+		  int nr, const char *what)
+{
+	struct outcome o;
+
+	memset(&o, 0, sizeof(o));
+	model_txn(m, text, strlen(text), &o);
+	if (o.ok != ok || o.errs != errs || (ok && o.after.nr != nr)) {
+		char es[128];
+
+		errmask_str(o.errs, es, sizeof(es));
+		printf("self-test: %s: ok=%d errs=%s (%s)\n", what, o.ok, es, o.why);
+		return 1;
+	}
+	if (ok)
+		*m = o.after;
+	return 0;
+}
+
 /* The model on hand-made cases, with a made-up symbol table. */
 static int self_test(void)
 {
@@ -1952,49 +2449,156 @@ static int self_test(void)
 		unsigned int errs;
 		const char *after;	/* sorted lines, "" none */
 		const char *start;	/* watches before, one per line */
+		const char *asym;	/* "%lx" in buf, after, start: its address */
+		unsigned long aoff;	/* (default ksym_hitgen_var), plus this */
 	} cases[] = {
-		{ "", "ksym_hitgen_var:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
-		{ "", "ksym_hitgen_var/8:rw-@1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@1\n", "" },
-		{ "", "ksym_hitgen_var:rw-@0,1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@0-1\n", "" },
-		{ "", "ksym_hitgen_var:rw-@2\n", 0, 0, EB_EINVAL, "", "" },
-		{ "", "ksym_hitgen_var:r--\n", 0, 0, EB_EOPNOTSUPP, "", "" },
-		{ "", "ksym_hitgen_buf:rw-\n", 0, 1, 0, "ksym_hitgen_buf/8:rw-\n", "" },
-		{ "", "ksym_hitgen_buf+4:rw-\n", 0, 0, EB_EINVAL, "", "" },
-		{ "", "ksym_hitgen_buf+4/4:-w-\n", 0, 1, 0, "ksym_hitgen_buf+0x4/4:-w-\n", "" },
-		{ "", "ksym_hitgen_buf+4/8:-w-\n", 0, 0, EB_EINVAL, "", "" },
-		{ "", "ksym_hitgen_buf+010/0x8:rw-\n", 0, 1, 0, "ksym_hitgen_buf+0x8/8:rw-\n", "" },
-		{ "", "jiffies_64:rw-\n", 0, 1, 0, "jiffies_64/8:rw-\n", "" },
-		{ "", "jiffies_64/8:rw- jiffies_64:---\n", 0, 1, 0, "", "" },
-		{ "", "jiffies_64:---\n", 0, 0, EB_ENOENT, "", "" },
-		{ "", "nosuch:rw-\n", 0, 0, EB_ENOENT, "", "" },
+		{ "", "ksym_hitgen_var:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+		{ "", "ksym_hitgen_var/8:rw-@1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@1\n", "", NULL, 0 },
+		{ "", "ksym_hitgen_var:rw-@0,1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@0-1\n", "", NULL, 0 },
+		{ "", "ksym_hitgen_var:rw-@2\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "ksym_hitgen_var:r--\n", 0, 0, EB_EOPNOTSUPP, "", "", NULL, 0 },
+		{ "", "ksym_hitgen_buf:rw-\n", 0, 1, 0, "ksym_hitgen_buf/8:rw-\n", "", NULL, 0 },
+		{ "", "ksym_hitgen_buf+4:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "ksym_hitgen_buf+4/4:-w-\n", 0, 1, 0, "ksym_hitgen_buf+0x4/4:-w-\n", "", NULL, 0 },
+		{ "", "ksym_hitgen_buf+4/8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "ksym_hitgen_buf+010/0x8:rw-\n", 0, 1, 0, "ksym_hitgen_buf+0x8/8:rw-\n", "", NULL, 0 },
+		{ "", "jiffies_64:rw-\n", 0, 1, 0, "jiffies_64/8:rw-\n", "", NULL, 0 },
+		{ "", "jiffies_64/8:rw- jiffies_64:---\n", 0, 1, 0, "", "", NULL, 0 },
+		{ "", "jiffies_64:---\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+		{ "", "nosuch:rw-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
 		{ "", "ksym_hitgen:ksym_hitgen_var:-w-\n", 0, 1, 0,
-		  "ksym_hitgen:ksym_hitgen_var/8:-w-\n", "" },
-		{ "", "ksym_hitgen:jiffies_64/8:-w-\n", 0, 0, EB_ENOENT, "", "" },
-		{ "", "ksym_hitgen_write_a:--x\n", 0, 1, 0, "ksym_hitgen_write_a/8:--x\n", "" },
-		{ "", "ksym_hitgen_write_a/4:--x\n", 0, 0, EB_EINVAL, "", "" },
-		{ "", "ksym_hitgen_var/8:--x\n", 0, 0, EB_EINVAL, "", "" },
-		{ "", "0x1000/8:rw-\n", 0, 0, EB_EINVAL, "", "" },
-		{ "", "a:rw-", 0, 1, 0, "", "" },			/* pending */
-		{ "ksym_hitgen_v", "ar:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
-		{ "ksym_hitgen_var:rw-", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
-		{ "", "0\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n" },
-		{ "", "*:---\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n" },
-		{ "", "\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n" },
-		{ "", "ksym_hitgen_var:rw-\0\n", 21, 0, EB_EINVAL, "", "" },
-		{ "", "ksym_hitgen_var:rw- bad\n", 0, 0, EB_EINVAL, "", "" },
+		  "ksym_hitgen:ksym_hitgen_var/8:-w-\n", "", NULL, 0 },
+		{ "", "ksym_hitgen:jiffies_64/8:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+		{ "", "ksym_hitgen_write_a:--x\n", 0, 1, 0, "ksym_hitgen_write_a/8:--x\n", "", NULL, 0 },
+		{ "", "ksym_hitgen_write_a/4:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "ksym_hitgen_var/8:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "0x1000/8:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "a:rw-", 0, 1, 0, "", "", NULL, 0 },	/* pending */
+		{ "ksym_hitgen_v", "ar:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+		{ "ksym_hitgen_var:rw-", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+		{ "", "0\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+		{ "", "*:---\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+		{ "", "\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+		{ "", "ksym_hitgen_var:rw-\0\n", 21, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "ksym_hitgen_var:rw- bad\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
 		{ "", "jiffies_64/8:rw- pid_max/4:rw- total_forks/8:rw- ksym_hitgen_var:rw- ksym_hitgen_u32/4:rw-\n",
-		  0, 0, EB_ENOSPC, "", "" },
+		  0, 0, EB_ENOSPC, "", "", NULL, 0 },
 		{ "", "jiffies_64/8:rw-@0 pid_max/4:rw-@0 total_forks/8:rw-@0 ksym_hitgen_var:rw-@0 ksym_hitgen_u32/4:rw-@1\n",
-		  0, 1, 0, "jiffies_64/8:rw-@0\nksym_hitgen_u32/4:rw-@1\nksym_hitgen_var/8:rw-@0\npid_max/4:rw-@0\ntotal_forks/8:rw-@0\n", "" },
+		  0, 1, 0, "jiffies_64/8:rw-@0\nksym_hitgen_u32/4:rw-@1\nksym_hitgen_var/8:rw-@0\npid_max/4:rw-@0\ntotal_forks/8:rw-@0\n", "", NULL, 0 },
 		{ "", "ksym_hitgen_var:---@1\n", 0, 0, EB_EINVAL, "ksym_hitgen_var/8:rw-\n",
-		  "ksym_hitgen_var/8:rw-\n" },
-		{ "", "0x%lx/8:-w-\n", 0, 1, 0, "0x%lx/8:-w-\n", "ksym_hitgen_var/8:rw-\n" },
+		  "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+		{ "", "0x%lx/8:-w-\n", 0, 1, 0, "0x%lx/8:-w-\n", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
 		{ "", "# a comment\nksym_hitgen_var:rw- # another:rw-\n", 0, 1, 0,
-		  "ksym_hitgen_var/8:rw-\n", "" },
-		{ "", "ksym_hitgen_var:rw-#x\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
-		{ "", "ksym_hitgen_var#:rw-\n", 0, 0, EB_EINVAL, "", "" },
-		{ "", "# 0\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n" },
-		{ "ksym_hitgen_var:rw- #", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "" },
+		  "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+		{ "", "ksym_hitgen_var:rw-#x\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+		{ "", "ksym_hitgen_var#:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "# 0\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+		{ "ksym_hitgen_var:rw- #", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+#define CR	"(struct ksym_hitgen_rec)"
+#define CP	"(struct ksym_hitgen_pcpu)"
+#define R	"ksym_hitgen_rec"
+#define P	"ksym_hitgen_pcpu"
+		/* Casts and field paths: offsets, default lengths, canonical form. */
+		{ "", CR R ".count:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
+		{ "", "(struct  " R ")" R ".name[0x2]:-w-\n", 0, 1, 0, CR R ".name[2]/1:-w-\n", "", NULL, 0 },
+		{ "", "( struct\t" R " )" R ".pair[1].hi:rw-\n", 0, 1, 0,
+		  CR R ".pair[1].hi/2:rw-\n", "", NULL, 0 },
+		{ "", CR R ".name:rw-\n", 0, 1, 0, CR R ".name/8:rw-\n", "", NULL, 0 },
+		{ "", CR R ".pair:rw-\n", 0, 1, 0, CR R ".pair/8:rw-\n", "", NULL, 0 },
+		{ "", CR R ".pair[1]:rw-\n", 0, 1, 0, CR R ".pair[1]/4:rw-\n", "", NULL, 0 },
+		{ "", CR R ".pair[0].lo/1:rw-\n", 0, 1, 0, CR R ".pair[0].lo/1:rw-\n", "", NULL, 0 },
+		{ "", CR R ".flags:rw- " CR R ".state/2:-w-\n", 0, 1, 0,
+		  CR R ".flags/4:rw-\n" CR R ".state/2:-w-\n", "", NULL, 0 },
+		{ "", CR R ":rw-\n", 0, 1, 0, CR R "/8:rw-\n", "", NULL, 0 },
+		{ "", R ":rw-\n", 0, 1, 0, R "/8:rw-\n", "", NULL, 0 },
+		{ "", "(struct ksym_hitgen_rec)ksym_hitgen:" R ".count:-w-\n", 0, 1, 0,
+		  "(struct ksym_hitgen_rec)ksym_hitgen:" R ".count/8:-w-\n", "", NULL, 0 },
+		{ "", CP R ".small:-w-\n", 0, 1, 0, CP R ".small/4:-w-\n", "", NULL, 0 },
+		{ "", CR R ".name[07]:-w-\n", 0, 1, 0, CR R ".name[7]/1:-w-\n", "", NULL, 0 },
+		{ "", CR R ".name[000000000000001]:-w-\n", 0, 1, 0, CR R ".name[1]/1:-w-\n", "", NULL, 0 },
+		{ "", CR R ".count+0:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
+		{ "", CR R ".flags+4/4:-w-\n", 0, 1, 0, CR R ".flags+0x4/4:-w-\n", "", NULL, 0 },
+		/* --x on a field: LEN is sizeof(long); see rule_exec_len_checked(). */
+		{ "", CR "ksym_hitgen_read.flags:--x\n", 0, 1, 0, CR "ksym_hitgen_read.flags/8:--x\n",
+		  "", NULL, 0 },
+		{ "", CR "ksym_hitgen_read.flags/8:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR "ksym_hitgen_read.count/8:--x\n", 0, 1, 0, CR "ksym_hitgen_read.count/8:--x\n",
+		  "", NULL, 0 },
+		/* Per-CPU: BTF types it, a cast must agree and is not read back. */
+		{ "", P ".count:-w-\n", 0, 1, 0, P ".count/8:-w-\n", "", NULL, 0 },
+		{ "", CP P ".small:rw-@1\n", 0, 1, 0, P ".small/4:rw-@1\n", "", NULL, 0 },
+		{ "", P ":-w-\n", 0, 1, 0, P "/8:-w-\n", "", NULL, 0 },
+		{ "", "ksym_hitgen:" P ".count:-w-\n", 0, 1, 0, "ksym_hitgen:" P ".count/8:-w-\n", "", NULL, 0 },
+		{ "", P ".pad+8/8:rw-\n", 0, 1, 0, P ".pad+0x8/8:rw-\n", "", NULL, 0 },
+		{ "", P "+16/4:-w-\n", 0, 1, 0, P "+0x10/4:-w-\n", "", NULL, 0 },
+		/* Errors, each with its errno; nothing changes. */
+		{ "", CR R ".nosuch:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+		{ "", CR R ".count.x:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR R ".name[8]:-w-\n", 0, 0, EB_ERANGE, "", "", NULL, 0 },
+		{ "", CR R ".name[010]:-w-\n", 0, 0, EB_ERANGE, "", "", NULL, 0 },
+		{ "", CR R ".pair[2].lo:-w-\n", 0, 0, EB_ERANGE, "", "", NULL, 0 },
+		{ "", CR R ".flags[0]:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR R ".name[x]:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR R "..count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR R ".name[2:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR R ".name[0000000000000001]:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR R ".9x:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR R ".co$unt:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+		{ "", CR R ".count$:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR R ".state/8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR R ".pair[1].hi/4:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "(struct " NX_TYPE_PREFIX "_t)" R ".count:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+		{ "", "(union " R ")" R ".count:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+		{ "", CR P ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "(struct " FOREIGN_TYPE ")" P ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR "0x%lx/8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "ksym_hitgen_var.nx:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", P ".count:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", P ".pad+8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "(strukt " R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "(struct" R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "(struct 9x)" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR CR R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", CR ":-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		/* Entries split at blanks outside a cast only. */
+		{ "", CR " " R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "(struct\n" R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "(struct\v" R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "(struct " R " " R ".count:-w- ksym_hitgen_var:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+		{ "", "(struct\t" R ")" R ".flags:-w- ksym_hitgen_var:rw-\n", 0, 1, 0,
+		  CR R ".flags/4:-w-\nksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+		/* A cast cut between two write() calls; applied at close. */
+		{ "(struct ksym_hit", "gen_rec)" R ".count:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
+		{ "(struct\t", " " R " )" R ".flags:-w-\n", 0, 1, 0, CR R ".flags/4:-w-\n", "", NULL, 0 },
+		{ "(struct ", R ")", 0, 1, 0, "", "", NULL, 0 },
+		{ "( struct " R ")" R ".count:-w-", NULL, 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
+		/* A watch is its address: spellings of one address are one watch. */
+		{ "", "0x%lx/8:rw-\n", 0, 1, 0, "0x%lx/8:rw-\n", CR R ".count/8:-w-", R, 8 },
+		{ "", CR R ".count:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "0x%lx/8:rw-", R, 8 },
+		{ "", P ".pad+8/8:rw-\n", 0, 1, 0, P ".pad+0x8/8:rw-\n", P ".count/8:-w-", NULL, 0 },
+		{ "", CR R ".name[02]:---\n", 0, 1, 0, "", CR R ".name[2]/1:-w-", NULL, 0 },
+		{ "", "0x%lx:---\n", 0, 1, 0, "", CR R ".name[2]/1:-w-", R, 18 },
+		{ "", CR R ".count:---\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+		{ "", CP P ":---\n", 0, 1, 0, "", P "/8:rw-", NULL, 0 },
+		{ "", R ".count:---\n", 0, 0, EB_EINVAL, CR R ".count/8:-w-\n", CR R ".count/8:-w-", NULL, 0 },
+		/* A per-CPU offset is not a plain address. */
+		{ "", "0x%lx:---\n", 0, 0, EB_ENOENT, P "/8:rw-\n", P "/8:rw-", P, 0 },
+		{ "", "0x%lx/8:rw-\n", 0, 0, EB_EINVAL, "", "", P, 0 },
+		/* A per-CPU watch takes a slot on each CPU it watches. */
+		{ "", P ".count:rw- " P ".pad:rw- " P ".small:rw- " CR R ".count:rw- ksym_hitgen_var:rw-\n",
+		  0, 0, EB_ENOSPC, "", "", NULL, 0 },
+		{ "", P ".count:rw-@0 " P ".pad:rw-@0 " P ".small:rw-@0 " CR R ".count:rw-@0 "
+		  CR R ".flags:rw-@1\n", 0, 1, 0,
+		  CR R ".count/8:rw-@0\n" CR R ".flags/4:rw-@1\n" P ".count/8:rw-@0\n"
+		  P ".pad/8:rw-@0\n" P ".small/4:rw-@0\n", "", NULL, 0 },
+		{ "", "ksym_hitgen_var:rw-@1\n", 0, 0, EB_ENOSPC,
+		  CR R ".flags/4:rw-\n" P ".count/8:rw-\n" P ".pad/8:rw-\n" P ".small/4:rw-\n",
+		  P ".count/8:rw-\n" P ".pad/8:rw-\n" P ".small/4:rw-\n" CR R ".flags/4:rw-", NULL, 0 },
+#undef CR
+#undef CP
+#undef R
+#undef P
 	};
 	struct fsym *v;
 	size_t i;
@@ -2007,29 +2611,32 @@ static int self_test(void)
 		syms[i].found = true;
 		syms[i].addr = 0xffffffffc0001000UL + i * 0x100;
 		syms[i].dist = syms[i].text ? 0x40 : 0x100;
-		syms[i].deflen = default_len(syms[i].addr, syms[i].dist);
+		/* x86-64: a per-CPU symbol is an offset in the per-CPU area. */
+		if (syms[i].percpu)
+			syms[i].addr = 0x2f0a0;
 	}
 	sym_by_name("ksym_hitgen_var")->dist = 8;
-	sym_by_name("ksym_hitgen_var")->deflen = 8;
-	sym_by_name("pid_max")->deflen = 8;
-	sym_by_name("total_forks")->deflen = 8;
-	sym_by_name("ksym_hitgen_u32")->deflen = 4;
+	sym_by_name("ksym_hitgen_u32")->dist = 8;
+	for (i = 0; i < NR_SYMS; i++)
+		syms[i].deflen = default_len(syms[i].addr, sym_size(&syms[i]));
 	v = sym_by_name("ksym_hitgen_var");
 
 	for (i = 0; i < N(cases); i++) {
 		struct model m = { 0 };
 		struct outcome o;
-		char lines[4096], buf[512], start[512], *p, *save = NULL;
+		char lines[4096], buf[512], start[512], want[4096], *p, *save = NULL;
 		size_t n, j;
 		struct model *after;
 		char *sorted[64];
 		size_t ns = 0, off = 0;
+		unsigned long a;
 
+		a = (cases[i].asym ? sym_by_name(cases[i].asym)->addr : v->addr) + cases[i].aoff;
 		if (cases[i].n)
 			memcpy(buf, cases[i].buf, cases[i].n);
 		else
-			snprintf(buf, sizeof(buf), cases[i].buf ? cases[i].buf : "", v->addr);
-		snprintf(start, sizeof(start), "%s", cases[i].start);
+			snprintf(buf, sizeof(buf), cases[i].buf ? cases[i].buf : "", a);
+		snprintf(start, sizeof(start), cases[i].start, a);
 		for (p = strtok_r(start, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
 			memset(&o, 0, sizeof(o));
 			model_txn(&m, p, strlen(p), &o);
@@ -2058,18 +2665,21 @@ static int self_test(void)
 			off += snprintf(lines + off, sizeof(lines) - off, "%s\n", sorted[j]);
 			free(sorted[j]);
 		}
-		snprintf(buf, sizeof(buf), cases[i].after, v->addr);
+		snprintf(want, sizeof(want), cases[i].after, a);
 		if ((cases[i].ok == 1 && (!o.ok || o.errs)) ||
 		    (cases[i].ok == 0 && o.ok) ||
 		    (cases[i].ok == 2 && !(o.ok && o.errs)) ||
 		    ((o.errs & cases[i].errs) != cases[i].errs) ||
 		    (cases[i].errs && (o.errs & ~cases[i].errs)) ||
-		    strcmp(lines, buf)) {
+		    strcmp(lines, want)) {
 			char es[128];
 
 			errmask_str(o.errs, es, sizeof(es));
 			printf("self-test %zu FAILED: '", i);
-			escape(stdout, cases[i].buf ? cases[i].buf : "(close)", n, 200);
+			if (cases[i].buf)
+				escape(stdout, buf, n, 200);
+			else
+				printf("(close)");
 			printf("': ok=%d errs=%s (%s), set:\n%s", o.ok, es, o.why, lines);
 			fails++;
 		}
@@ -2118,13 +2728,53 @@ static int self_test(void)
 		    !rule_wrote("", 0, true))
 			fails++, printf("self-test: rule_wrote\n");
 	}
-	printf("ksym-fuzz: self-test: %zu cases, %d failed\n", N(cases) + 8, fails);
+	/* Without BTF: casts and paths are refused, a module's per-CPU data too. */
+	{
+		struct model m = { 0 };
+
+		have_btf = false;
+		fails += st_txn(&m, "(struct ksym_hitgen_rec)ksym_hitgen_rec.count:-w-", false,
+				EB_EINVAL, 0, "no BTF: a cast");
+		fails += st_txn(&m, "ksym_hitgen_pcpu:-w-", false, EB_EOPNOTSUPP, 0,
+				"no BTF: a module's per-CPU variable");
+		fails += st_txn(&m, "ksym_hitgen_rec:-w-", true, 0, 1, "no BTF: a plain symbol");
+		have_btf = true;
+	}
+	/* -A: 0xADDRESS:--- removes the per-CPU watch at that offset. */
+	{
+		struct model m = { 0 };
+		char t[64];
+
+		snprintf(t, sizeof(t), "0x%lx:---", sym_by_name("ksym_hitgen_pcpu")->addr + 8);
+		fails += st_txn(&m, "ksym_hitgen_pcpu.count:rw-", true, 0, 1, "per-CPU watch");
+		fails += st_txn(&m, t, false, EB_ENOENT, 1, "per-CPU offset as 0xADDRESS");
+		opt.percpu_alias = true;
+		fails += st_txn(&m, t, true, 0, 0, "-A: per-CPU offset as 0xADDRESS");
+		opt.percpu_alias = false;
+	}
+	/* The blanks of a cast count towards an entry's 1023 characters. */
+	{
+		static const char tail[] = " ksym_hitgen_rec)ksym_hitgen_rec.count:-w-";
+		static char t[ENTRY_MAX + 8];
+		struct model m = { 0 };
+		size_t k, n;
+
+		for (k = 0; k < 2; k++) {
+			n = snprintf(t, sizeof(t), "(struct");
+			for (; n < ENTRY_MAX - 1 + k - strlen(tail); n++)
+				t[n] = n % 7 ? ' ' : '\t';
+			strcpy(t + n, tail);
+			fails += st_txn(&m, t, !k, k ? EB_E2BIG : 0, 1,
+					k ? "a 1024-character cast entry" : "a 1023-character cast entry");
+		}
+	}
+	printf("ksym-fuzz: self-test: %zu cases, %d failed\n", N(cases) + 16, fails);
 	return fails ? 1 : 0;
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z] [-f FILTER] [-P FILE] [-v] [-T]\n");
+	fprintf(stderr, "usage: ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z] [-A] [-f FILTER] [-P FILE] [-v] [-T]\n");
 }
 
 int main(int argc, char **argv)
@@ -2135,7 +2785,7 @@ int main(int argc, char **argv)
 	char got[4096];
 	char *end;
 
-	while ((c = getopt(argc, argv, "s:n:m:HLZf:P:vT")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:m:HLZAf:P:vT")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, &end, 0);
@@ -2160,6 +2810,7 @@ int main(int argc, char **argv)
 		case 'H': opt.hits = true; break;
 		case 'L': opt.legacy_blank = true; break;
 		case 'Z': opt.no_nul = true; break;
+		case 'A': opt.percpu_alias = true; break;
 		case 'f': opt.filter = optarg; break;
 		case 'P': opt.progress = optarg; break;
 		case 'v': opt.verbose = true; break;
@@ -2192,10 +2843,26 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ksym-fuzz: /proc/kallsyms shows no addresses (kptr_restrict?)\n");
 			return 2;
 		}
+		if (syms[i].percpu) {
+			/* x86-64: kallsyms gives the offset in the per-CPU area. */
+			if (!is_user_addr(syms[i].addr)) {
+				fprintf(stderr, "ksym-fuzz: per-CPU %s at 0x%lx: the model expects an offset in the per-CPU area (x86-64)\n",
+					syms[i].name, syms[i].addr);
+				return 2;
+			}
+			printf("ksym-fuzz: %-20s %-12s 0x%lx per-CPU offset, struct %s (%u bytes), default LEN %d\n",
+			       syms[i].name, syms[i].mod ? syms[i].mod : "vmlinux", syms[i].addr,
+			       syms[i].ctype->name, syms[i].ctype->size, syms[i].deflen);
+			continue;
+		}
 		printf("ksym-fuzz: %-20s %-12s 0x%lx next symbol +%ld, default LEN %d%s\n",
 		       syms[i].name, syms[i].mod ? syms[i].mod : "vmlinux", syms[i].addr,
 		       syms[i].dist, syms[i].deflen, syms[i].initmem ? " (init memory)" : "");
 	}
+	/* Without BTF, casts and paths are refused (doc); the model follows. */
+	have_btf = !access("/sys/kernel/btf/vmlinux", R_OK);
+	if (!have_btf)
+		printf("ksym-fuzz: no /sys/kernel/btf/vmlinux: casts and field paths must be refused\n");
 	racer_addr = sym_by_name("ksym_hitgen_buf")->addr + RACER_OFF;
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -2219,11 +2886,12 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	printf("ksym-fuzz: seed %" PRIu64 ", %ld writes, mode %s%s%s%s, CPUs possible 0x%" PRIx64 " online 0x%" PRIx64 "\n",
+	printf("ksym-fuzz: seed %" PRIu64 ", %ld writes, mode %s%s%s%s%s, CPUs possible 0x%" PRIx64 " online 0x%" PRIx64 "\n",
 	       opt.seed, opt.writes,
 	       opt.mode == MODE_SINGLE ? "single" : opt.mode == MODE_LOCK ? "lock" : "race",
 	       opt.hits ? ", hits" : "", opt.legacy_blank ? ", legacy blank (-L)" : "",
-	       opt.no_nul ? ", no NUL (-Z)" : "", cpus_possible, cpus_online);
+	       opt.no_nul ? ", no NUL (-Z)" : "",
+	       opt.percpu_alias ? ", per-CPU alias (-A)" : "", cpus_possible, cpus_online);
 
 	if (opt.hits) {
 		pids[2] = fork();
