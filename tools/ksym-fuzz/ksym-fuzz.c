@@ -3,12 +3,14 @@
  * ksym-fuzz - grammar-aware fuzzer of /sys/kernel/tracing/ksym_trace_filter
  *
  * Generates valid and hostile writes (whole and in pieces, with bad lengths,
- * CPU lists, huge entries, NUL bytes, blank lines, unterminated entries),
- * keeps a model of the watch set built from Documentation/trace/ksym.rst
- * alone (and the layout of ksym_hitgen's structs, which BTF gives the
- * kernel), and after every write(2) and close(2) compares the return value
- * and the file read back with the model: an accepted write must have
- * exactly its documented effect, a refused one must change nothing.
+ * CPU lists, huge entries, NUL bytes, blank lines, unterminated entries;
+ * casts and field paths, with blanks inside the cast, a cast cut between
+ * two write() calls, bad and overlong paths; per-CPU variables), keeps a
+ * model of the watch set built from Documentation/trace/ksym.rst alone
+ * (and the layout of ksym_hitgen's structs, which BTF gives the kernel),
+ * and after every write(2) and close(2) compares the return value and the
+ * file read back with the model: an accepted write must have exactly its
+ * documented effect, a refused one must change nothing.
  *
  *   ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z] [-A]
  *             [-f FILTER] [-P FILE] [-v] [-T]
@@ -1750,6 +1752,7 @@ struct gen {
 	size_t n;
 	bool racer;		/* the racing writer's vocabulary */
 	const struct model *m;	/* current model, to pick existing watches */
+	size_t cut;		/* 0, or a byte inside a cast to end a write() at */
 };
 
 static void put(struct gen *g, const char *fmt, ...)
@@ -1887,15 +1890,247 @@ static void put_target(struct gen *g, struct fsym *s, unsigned int bad_pct,
 		put_len(g, len, bad_pct);
 }
 
+/* ------------------------------------------------------------------------
+ * Casts and field paths
+ */
+
+#define PICK(g, a) ((a)[rnd(&(g)->r, N(a))])
+
+/* Blanks inside a cast's parentheses (doc: part of the entry). */
+static const char *const cast_pad[] = { "", "", "", "", " ", "\t", "  ", " \t" };
+static const char *const cast_gap[] = { " ", " ", " ", " ", "  ", "\t", " \t ", "\t\t" };
+
+/* Casts that are no cast, name no type, or end the entry early. */
+static const char *const bad_casts[] = {
+	"(strukt ksym_hitgen_rec)", "(struct)", "(struct )", "(structksym_hitgen_rec)",
+	"(struct 9x)", "(struct ksym_hitgen_rec x)", "(union ksym_hitgen_rec)",
+	"(struct " NX_TYPE_PREFIX "_t)", "(union " NX_TYPE_PREFIX "_t)", "()", "(",
+	"(struct ksym_hitgen_rec", "(Struct ksym_hitgen_rec)", "((struct ksym_hitgen_rec))",
+	"(struct ksym_hitgen_rec)(struct ksym_hitgen_rec)", "(struct\nksym_hitgen_rec)",
+	"(struct\vksym_hitgen_rec)", "(struct\rksym_hitgen_rec)", "(struct ksym_hitgen_rec) ",
+	"(struct ksym-hitgen-rec)", "(struct ksym_hitgen_rec)\t", "(struct ksym_hitgen_rec))",
+	"(struct:ksym_hitgen_rec)", "(ksym_hitgen_rec)", "struct ksym_hitgen_rec)",
+};
+
+/* Path steps that are bad somewhere, or everywhere. */
+static const char *const bad_steps[] = {
+	"." NX_TYPE_PREFIX, ".x", ".Count", ".9x", ".", "..", ".[0]", "[x]", "[]", "[",
+	"[1", "]", "[-1]", "[+1]", "[0x]", "[08]", "[0000000000000001]", "[4294967296]",
+	"[99999999999]", "[010]", "[8]", "[2]", "[0]", "[1][0]", ".count$", "[0x8]",
+	"[ 1]", "[0]]", ".lo", ".pair[1].hi",
+};
+
+/*
+ * A cast of @kw @name with blanks inside perhaps (now and then ~1000 of
+ * them, around the 1023-character entry limit). The first cast of a
+ * logical write gives g->cut, a byte inside it where the writer may end
+ * one write() and begin the next.
+ */
+static void put_cast(struct gen *g, const char *kw, const char *name)
+{
+	size_t start = g->n;
+
+	if (chance(&g->r, 2)) {
+		unsigned int k = 940 + rnd(&g->r, 120);
+
+		put(g, "(%s", kw);
+		while (k-- && g->n < BUF_MAX - 64)
+			put(g, "%c", chance(&g->r, 90) ? ' ' : '\t');
+		put(g, "%s)", name);
+	} else {
+		put(g, "(%s%s%s%s%s)", PICK(g, cast_pad), kw, PICK(g, cast_gap), name,
+		    PICK(g, cast_pad));
+	}
+	if (!g->cut && g->n - start > 2)
+		g->cut = start + 1 + rnd(&g->r, g->n - start - 2);
+}
+
+/* An array index in the spellings the kernel reads (base 0, as kstrtou32()). */
+static void put_index(struct gen *g, unsigned int i)
+{
+	unsigned int k = rnd(&g->r, 100);
+
+	if (k < 70)
+		put(g, "[%u]", i);
+	else if (k < 80)
+		put(g, "[0x%x]", i);
+	else if (k < 83)
+		put(g, "[0X%X]", i);
+	else if (k < 95)
+		put(g, "[0%o]", i);
+	else
+		put(g, "[%015o]", i);	/* leading zeros: octal, 15 digits at most */
+}
+
+/* One bad step: from bad_steps[], a long field name, or an overlong path. */
+static void put_bad_step(struct gen *g)
+{
+	unsigned int k = rnd(&g->r, 100), i;
+
+	if (k < 85) {
+		put(g, "%s", PICK(g, bad_steps));
+	} else if (k < 90) {
+		/* 512 characters or more: no name; fewer: no such field. */
+		unsigned int len = chance(&g->r, 50) ? 600 : 300;
+
+		put(g, ".");
+		for (i = 0; i < len && g->n < BUF_MAX - 64; i++)
+			put(g, "%c", 'a' + (char)rnd(&g->r, 26));
+	} else if (k < 95) {
+		/* Valid steps, on and on: the first one that does not fit fails. */
+		for (i = 0; i < 120 && g->n < BUF_MAX - 64; i++)
+			put(g, ".pair[1].hi");
+	} else {
+		for (i = 0; i < 350 && g->n < BUF_MAX - 64; i++)
+			put(g, "[0]");
+	}
+}
+
+/*
+ * A field path from type @t, maybe with a bad step (@bad_pct percent).
+ * Adds the offset to *@off; returns the type it ends at, NULL if it took a
+ * bad step.
+ */
+static const struct ftype *put_path(struct gen *g, const struct ftype *t,
+				    unsigned int bad_pct, unsigned int *off)
+{
+	unsigned int depth, bad_at = chance(&g->r, bad_pct) ? rnd(&g->r, 4) : ~0U;
+
+	for (depth = 0; ; depth++) {
+		if (depth == bad_at) {
+			put_bad_step(g);
+			return NULL;
+		}
+		if (t->kind == TK_INT || chance(&g->r, depth ? 30 : 12))
+			return t;
+		if (t->kind == TK_STRUCT) {
+			const struct fmember *m = &t->members[rnd(&g->r, t->nmembers)];
+
+			put(g, ".%s", m->name);
+			*off += m->off;
+			t = m->type;
+		} else {
+			unsigned int i = rnd(&g->r, t->nelems);
+
+			put_index(g, i);
+			*off += i * t->elem->size;
+			t = t->elem;
+		}
+	}
+}
+
+/*
+ * A symbol another struct can be cast onto: larger than the struct and an
+ * +OFFSET, so that the model knows what is there; not the racer's.
+ */
+static struct fsym *pick_cast_base(struct gen *g, const struct ftype *t)
+{
+	unsigned int tries;
+
+	for (tries = 0; tries < 20; tries++) {
+		struct fsym *s = &syms[rnd(&g->r, NR_SYMS)];
+
+		if (s->found && !s->racer && !s->percpu && s->ctype != t &&
+		    s->dist >= (long)t->size + 8 && (!s->text || chance(&g->r, 30)) &&
+		    (opt.mode != MODE_RACE || racer_addr + 8 <= s->addr ||
+		     racer_addr >= s->addr + t->size + 8))
+			return s;
+	}
+	return sym_by_name("ksym_hitgen_rec");
+}
+
+/*
+ * TARGET[/LEN] with a cast and/or a field path (doc, "Struct fields and
+ * per-CPU variables"): ksym_hitgen_rec with its cast, the per-CPU
+ * ksym_hitgen_pcpu with or without one, or another symbol cast to one of
+ * the two; hostile with probability @bad_pct. @x: for --x.
+ */
+static void put_path_target(struct gen *g, unsigned int bad_pct, bool x)
+{
+	bool bad = chance(&g->r, bad_pct), need_len = false;
+	unsigned int k = rnd(&g->r, 100), off = 0, len;
+	const struct ftype *cast = NULL, *t;
+	struct fsym *s;
+
+	if (k < 50) {
+		s = sym_by_name("ksym_hitgen_rec");
+		k = rnd(&g->r, 100);
+		cast = k < 84 ? &t_rec : k < 90 ? &t_pcpu : NULL;
+		if (!cast && !bad && chance(&g->r, 80))
+			cast = &t_rec;
+	} else if (k < 85) {
+		s = sym_by_name("ksym_hitgen_pcpu");
+		k = rnd(&g->r, 100);
+		cast = k < 50 ? NULL : &t_pcpu;
+		if (bad && chance(&g->r, 20))
+			cast = &t_rec;	/* contradicts BTF */
+	} else {
+		cast = chance(&g->r, 50) ? &t_rec : &t_pcpu;
+		s = pick_cast_base(g, cast);
+	}
+	if (!s)
+		return;
+	if (bad && chance(&g->r, 25)) {
+		if (s->percpu && chance(&g->r, 30)) {
+			put_cast(g, "struct", FOREIGN_TYPE);	/* contradicts BTF */
+		} else {
+			put(g, "%s", PICK(g, bad_casts));
+		}
+	} else if (cast) {
+		put_cast(g, "struct", cast->name);
+	}
+	t = cast ? cast : s->ctype;
+	if (bad && chance(&g->r, 5)) {
+		put(g, "0x%lx", s->addr);	/* a cast on an address */
+	} else {
+		if (s->mod && chance(&g->r, 20))
+			put(g, "%s:", s->mod);
+		put(g, "%s", s->name);
+	}
+	t = put_path(g, t, bad ? 50 : 0, &off);
+	if (chance(&g->r, 8)) {
+		static const unsigned int offs[] = { 0, 2, 4, 8 };
+		unsigned int o = PICK(g, offs);
+
+		switch (rnd(&g->r, 3)) {
+		case 0: put(g, "+%u", o); break;
+		case 1: put(g, "+0x%x", o); break;
+		default: put(g, "+0%o", o); break;
+		}
+		off += o;
+		need_len = rule_offset_unsized(o) && !(bad && chance(&g->r, 50));
+	}
+	if (x) {
+		if (chance(&g->r, 30))
+			put_len(g, sizeof(long), bad ? 30 : 0);
+		return;
+	}
+	if (!need_len && !chance(&g->r, 50) && !chance(&g->r, bad ? 20 : 0))
+		return;	/* the field's own length */
+	for (len = 8; len > 1 && ((t && len > t->size) || (s->addr + off) % len); len /= 2)
+		;
+	if (chance(&g->r, bad ? 30 : 10))
+		len = 1U << rnd(&g->r, 4);	/* maybe larger than the field */
+	put_len(g, len, bad ? 30 : 2);
+}
+
 /* An existing watch's target, to change or remove it. */
 static bool put_existing(struct gen *g)
 {
 	const struct spec *w;
+	unsigned long off;
 
 	if (!g->m || !g->m->nr)
 		return false;
 	w = &g->m->w[rnd(&g->r, g->m->nr)];
-	put(g, "%s", w->target);
+	/*
+	 * Its address is the watch: another spelling of it is the same watch
+	 * (a per-CPU variable's offset is not its address).
+	 */
+	if (chance(&g->r, 8) && (w->percpu || sym_by_addr(w->addr, &off)))
+		put(g, "0x%lx", w->addr);
+	else
+		put(g, "%s", w->target);
 	if (chance(&g->r, 50) && w->access != ACC_X)
 		put(g, "/%u", w->len);
 	return true;
@@ -1930,6 +2165,13 @@ static void gen_entry(struct gen *g, bool hostile)
 			put(g, "0x%lx:---", bad_addrs[rnd(&g->r, N(bad_addrs))]);
 			return;
 		}
+		if (k < 60) {
+			acc = pick_access(g, false, 30);
+			put_path_target(g, 60, !strcmp(acc, "--x"));
+			put(g, ":%s", acc);
+			put_cpus(g, 20);
+			return;
+		}
 		s = pick_sym(g);
 		acc = pick_access(g, s->text, 60);
 		put_target(g, s, 50, !strcmp(acc, "--x"));
@@ -1946,6 +2188,14 @@ static void gen_entry(struct gen *g, bool hostile)
 		put(g, ":%s", acc);
 		if (strcmp(acc, "---"))
 			put_cpus(g, 0);
+		return;
+	}
+	if (k < 45) {
+		acc = pick_access(g, false, 3);
+		put_path_target(g, 3, !strcmp(acc, "--x"));
+		put(g, ":%s", acc);
+		if (strcmp(acc, "---"))
+			put_cpus(g, 3);
 		return;
 	}
 	s = pick_sym(g);
@@ -1972,6 +2222,7 @@ static void gen_logical(struct gen *g)
 	bool hostile_write = chance(&g->r, 25);
 
 	g->n = 0;
+	g->cut = 0;
 	if (k < 30) {
 		/* blank lines only */
 		static const char *const blanks[] = {
@@ -2235,7 +2486,7 @@ static int writer(int id)
 	}
 
 	while (done < quota) {
-		size_t off = 0;
+		size_t off = 0, cut;
 		int pieces;
 
 		if (fd < 0) {
@@ -2258,6 +2509,10 @@ static int writer(int id)
 		pieces = chance(&g.r, 50) ? 1 : 2 + rnd(&g.r, 3);
 		if (chance(&g.r, 1))
 			pieces = 0;	/* a zero-length write */
+		/* A cast cut between two write() calls. */
+		cut = pieces && g.cut && g.cut < g.n && chance(&g.r, 30) ? g.cut : 0;
+		if (cut && pieces < 2)
+			pieces = 2;
 
 		do {
 			size_t n = g.n - off;
@@ -2266,7 +2521,9 @@ static int writer(int id)
 			long r;
 			int err;
 
-			if (pieces > 1 && n > 1)
+			if (cut && !off)
+				n = cut;
+			else if (pieces > 1 && n > 1)
 				n = 1 + rnd(&g.r, n - 1);
 			if (!pieces)
 				n = 0;
@@ -2365,7 +2622,8 @@ static int hitter(void)
 		const char *n;
 	} jobs[] = {
 		{ "write_a", "100" }, { "write_u32", "50" }, { "read", "50" },
-		{ "write_b", "20" }, { "spread", "2" },
+		{ "write_b", "20" }, { "spread", "2" }, { "rec_count", "50" },
+		{ "rec_name", "20" }, { "pcpu_write", "50" }, { "pcpu_remote", "10" },
 	};
 	unsigned int i = 0;
 	char path[256];
@@ -2418,6 +2676,24 @@ static int read_cpus(const char *path, uint64_t *mask)
 	return ret;
 }
 
+/* The model's watch set as the file reads back: sorted lines. */
+static void model_lines(const struct model *m, char *out, size_t size)
+{
+	static char lines[MAX_WATCHES + 1][TARGET_MAX + 64];
+	char *sorted[MAX_WATCHES + 1];
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < m->nr; i++) {
+		spec_line(&m->w[i], lines[i], sizeof(lines[i]));
+		sorted[i] = lines[i];
+	}
+	qsort(sorted, m->nr, sizeof(sorted[0]), cmp_str);
+	out[0] = '\0';
+	for (i = 0; i < m->nr; i++)
+		off += snprintf(out + off, size > off ? size - off : 0, "%s\n", sorted[i]);
+}
+
 /* model_txn() of @text on *@m, as expected? Takes the new set. 0 or 1. */
 static int st_txn(struct model *m, const char *text, bool ok, unsigned int errs,
 		  int nr, const char *what)
@@ -2436,6 +2712,93 @@ static int st_txn(struct model *m, const char *text, bool ok, unsigned int errs,
 	if (ok)
 		*m = o.after;
 	return 0;
+}
+
+/*
+ * The generator against the model, in the made-up kernel: whatever it
+ * makes stays within what the model knows (else an internal error exits),
+ * every set the model accepts reads back in lines that, written back,
+ * give the same set (doc: "a canonical form that can be written back as
+ * it is"), and it reaches the new grammar: casts, paths, per-CPU watches,
+ * casts cut between writes, and each errno.
+ */
+static int self_test_gen(void)
+{
+	static char buf[BUF_MAX], got[65536], back[65536];
+	const unsigned int want = EB_EINVAL | EB_ENOENT | EB_ERANGE | EB_E2BIG |
+				  EB_ENOSPC | EB_EOPNOTSUPP | EB_EFAULT;
+	long i, writes = 20000, accepted = 0, casts = 0, paths = 0, pcpu = 0, cuts = 0;
+	long exec_unwritable = 0;
+	struct gen g = { 0 };
+	struct model m = { 0 };
+	unsigned int seen = 0;
+	int j, fails = 0;
+
+	g.r.s = 42;
+	g.buf = buf;
+	g.m = &m;
+	for (i = 0; i < writes; i++) {
+		struct outcome o, r;
+		struct model empty = { 0 };
+		size_t n = 0;
+
+		gen_logical(&g);
+		cuts += g.cut != 0;
+		if (g.n >= WRITE_MAX)
+			continue;
+		memset(&o, 0, sizeof(o));
+		model_txn(&m, buf, g.n, &o);
+		seen |= o.errs;
+		if (!o.ok)
+			continue;
+		accepted++;
+		m = o.after;
+		for (j = 0; j < m.nr; j++) {
+			const char *t = m.w[j].target, *c = strchr(t, ')');
+
+			casts += t[0] == '(';
+			paths += strcspn(c ? c : t, ".[") < strlen(c ? c : t);
+			pcpu += m.w[j].percpu;
+		}
+		model_lines(&m, got, sizeof(got));
+		for (j = 0; j < m.nr; j++) {
+			spec_line(&m.w[j], back + n, sizeof(back) - n);
+			n += strlen(back + n);
+			back[n++] = '\n';
+		}
+		memset(&r, 0, sizeof(r));
+		model_txn(&empty, back, n, &r);
+		if (!r.ok && rule_exec_len_checked()) {
+			/* Known (rule_exec_len_checked()): is that all it is? */
+			exec_len_unchecked = true;
+			memset(&r, 0, sizeof(r));
+			model_txn(&empty, back, n, &r);
+			exec_len_unchecked = false;
+			exec_unwritable += r.ok;
+		}
+		if (r.ok)
+			model_lines(&r.after, back, sizeof(back));
+		if (!r.ok || r.errs || strcmp(got, back)) {
+			printf("self-test: generated write %ld: the read-back, written back, is %s:\n%s",
+			       i, r.ok ? "another set" : "refused", got);
+			printf("  (%s)\n", r.why);
+			fails++;
+			break;
+		}
+	}
+	printf("ksym-fuzz: self-test: %ld generated writes, %ld accepted; watches seen with a cast %ld, a path %ld, per-CPU %ld; %ld casts to cut\n",
+	       writes, accepted, casts, paths, pcpu, cuts);
+	if (exec_unwritable)
+		printf("ksym-fuzz: self-test: %ld read-backs cannot be written back, all for rule_exec_len_checked() (a --x watch on a field smaller than 8 bytes)\n",
+		       exec_unwritable);
+	if (!casts || !paths || !pcpu || !cuts || (seen & want) != want) {
+		char es[128];
+
+		errmask_str(want & ~seen, es, sizeof(es));
+		printf("self-test: the generator does not reach the grammar (errnos never seen: %s)\n", es);
+		fails++;
+	}
+	return fails;
 }
 
 /* The model on hand-made cases, with a made-up symbol table. */
@@ -2769,6 +3132,7 @@ static int self_test(void)
 		}
 	}
 	printf("ksym-fuzz: self-test: %zu cases, %d failed\n", N(cases) + 16, fails);
+	fails += self_test_gen();
 	return fails ? 1 : 0;
 }
 
