@@ -3227,6 +3227,11 @@ int main(int argc, char **argv)
 	have_btf = !access("/sys/kernel/btf/vmlinux", R_OK);
 	if (!have_btf)
 		printf("ksym-fuzz: no /sys/kernel/btf/vmlinux: casts and field paths must be refused\n");
+	else if (access("/sys/kernel/btf/ksym_hitgen", R_OK)) {
+		/* The model's types are the module's: BTF of vmlinux alone is a third case. */
+		fprintf(stderr, "ksym-fuzz: BTF for vmlinux but not for ksym_hitgen (CONFIG_DEBUG_INFO_BTF_MODULES): the model does not cover that\n");
+		return 2;
+	}
 	racer_addr = sym_by_name("ksym_hitgen_buf")->addr + RACER_OFF;
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
