@@ -300,6 +300,8 @@ struct ksym_target {
 	int		sym_pos;
 	const char	*path;		/* ".comm[2]", or "" */
 	int		path_pos;
+	unsigned long	addr;		/* the symbol's, from kallsyms */
+	bool		percpu;		/* a per-CPU variable */
 	/* What trace_ksym_btf.c found: */
 	unsigned long	off;		/* bytes from the symbol to the field */
 	unsigned long	size;		/* the field's bytes */

@@ -34,21 +34,38 @@ static const char *ksym_btf_var_name(const char *sym)
 }
 
 /*
- * The module whose BTF @btf is must still be live: a variable of a module
- * that is going away is not watched (its GOING notifier may have run, and
- * ksym_mutex, held here, keeps it from finishing otherwise).
+ * Is the variable BTF found by @t's name the symbol's own? Names are not
+ * unique: a module's per-CPU variable may share its name with a kernel
+ * symbol or with another module's variable, and bpf_find_btf_id() returns
+ * the first. It is the symbol's if @btf is vmlinux's for a kernel symbol,
+ * or for a module's per-CPU variable the BTF of the module whose per-CPU
+ * area holds @t->addr (module BTF has variables for per-CPU data only).
+ * That module must also still be live: one that is going away is not
+ * watched (its GOING notifier may have run, and ksym_mutex, held here,
+ * keeps it from finishing otherwise).
+ *
+ * Return: 1 if it is, 0 if not, -ENOENT if its module is going away.
  */
-static bool ksym_btf_module_live(const struct btf *btf)
+static int ksym_btf_var_is_sym(const struct btf *btf,
+			       const struct ksym_target *t, bool module_percpu)
 {
 	struct module *mod;
+	int ret = 0;
 
+	if (!module_percpu)
+		return !btf_is_module(btf) &&
+		       (t->percpu || !is_module_address(t->addr));
 	if (!btf_is_module(btf))
-		return true;
+		return 0;
 	mod = btf_try_get_module(btf);
 	if (!mod)
-		return false;
+		return -ENOENT;
+#ifdef CONFIG_SMP
+	ret = t->addr >= (unsigned long)mod->percpu &&
+	      t->addr < (unsigned long)mod->percpu + mod->percpu_size;
+#endif
 	module_put(mod);
-	return true;
+	return ret;
 }
 
 /* The struct or union type a cast names, in @btf or any BTF. */
@@ -205,24 +222,29 @@ int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 	t->canon[0] = '\0';
 	t->typed = false;
 	id = bpf_find_btf_id(ksym_btf_var_name(t->sym), BTF_KIND_VAR, &btf);
-	if (id > 0) {
+	ret = id > 0 ? ksym_btf_var_is_sym(btf, t, module_percpu) : 0;
+	if (ret < 0) {
+		ret = ksym_entry_fail(e, KSYM_ERR_MODULE_GOING, t->sym_pos,
+				      ret);
+		goto out;
+	}
+	if (ret) {
 		var_type = btf_type_skip_modifiers(btf,
 						   btf_type_by_id(btf, id)->type,
 						   NULL);
 		t->typed = true;
+	} else if (btf) {
+		/* Another variable of that name: not this symbol's type. */
+		btf_put(btf);
+		btf = NULL;
 	}
 	/*
 	 * A module's per-CPU data is not in the module's memory: its BTF is
 	 * how we know the module, and that it is not going away.
 	 */
-	if (module_percpu && !(btf && btf_is_module(btf))) {
+	if (module_percpu && !t->typed) {
 		ret = ksym_entry_fail(e, KSYM_ERR_PERCPU_NO_BTF, t->sym_pos,
 				      -EOPNOTSUPP);
-		goto out;
-	}
-	if (btf && !ksym_btf_module_live(btf)) {
-		ret = ksym_entry_fail(e, KSYM_ERR_MODULE_GOING, t->sym_pos,
-				      -ENOENT);
 		goto out;
 	}
 

@@ -16,6 +16,18 @@
 
 #include "trace_ksym.h"
 
+/*
+ * A kernel variable with the name of ksym_hitgen's (static) per-CPU
+ * counter, for ksym-btf-twin.tc: BTF names are not unique, and the
+ * module's variable must not type this one.
+ */
+struct ksym_test_twin {
+	unsigned long	a;
+	unsigned long	b;
+};
+
+static struct ksym_test_twin ksym_hitgen_floor_hits __used;
+
 /* Parse @text into a fresh entry; returns the entry, owned by the test. */
 static struct ksym_entry *ksym_test_parse(struct kunit *test, const char *text,
 					  int *ret)

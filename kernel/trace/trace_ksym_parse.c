@@ -265,6 +265,8 @@ static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
 	t->path = path;
 	t->path_pos = pos + (path - tgt);
 	spec->percpu = ksym_is_percpu(spec->addr, &in_module);
+	t->addr = spec->addr;
+	t->percpu = spec->percpu;
 	/* The symbol ends where the path begins; t->path keeps its text. */
 	t->path = kstrdup(path, GFP_KERNEL);
 	if (!t->path)
