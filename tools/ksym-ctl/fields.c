@@ -27,6 +27,7 @@
 #include "utils.h"
 
 #define NAME_MAX_LEN	128
+#define MEMBER_MAX_LEN	512	/* KSYM_NAME_LEN, as the kernel's parser */
 #define PATH_MAX_LEN	1024
 
 /* The argument taken apart: [(KW TYPE)][MOD:]SYMBOL[PATH] or [KW ]TYPE[PATH]. */
@@ -358,7 +359,7 @@ static int walk(struct fields_ctx *c, const char *label, const char *path,
 {
 	const struct btf_type *t;
 	const struct btf_member *m;
-	char name[NAME_MAX_LEN], *end, *decl;
+	char name[MEMBER_MAX_LEN], *end, *decl;
 	unsigned long idx;
 	size_t n = strlen(canon);
 	__s64 esize;
@@ -374,7 +375,13 @@ static int walk(struct fields_ctx *c, const char *label, const char *path,
 		}
 		if (*path == '.') {
 			len = ident_len(path + 1);
-			copy_name(name, path + 1, len);
+			if (len >= MEMBER_MAX_LEN) {
+				err_msg("%s%s: member name of %d characters: too long\n",
+					label, canon, len);
+				goto fail;
+			}
+			memcpy(name, path + 1, len);
+			name[len] = '\0';
 			if (!t || !btf_is_composite(t)) {
 				err_msg("%s%s is %s, not a struct or union: it has no member '%s'%s\n",
 					label, canon, decl ? decl : "?", name,

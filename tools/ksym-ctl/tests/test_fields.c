@@ -59,12 +59,17 @@ static int write_btf(const struct btf *btf, const char *path)
  *	DEFINE_PER_CPU(struct inner, mod_pcpu);
  * next to a file that is no BTF, which the search through modules skips.
  */
+#define LONG_M10	"mmmmmmmmmm"
+#define LONG_M100	LONG_M10 LONG_M10 LONG_M10 LONG_M10 LONG_M10 \
+			LONG_M10 LONG_M10 LONG_M10 LONG_M10 LONG_M10
+#define LONG_M		LONG_M100 LONG_M100 LONG_M100 LONG_M100 LONG_M100 LONG_M100
+
 static int make_btf(void)
 {
 	struct btf *btf = btf__new_empty(), *mod = NULL;
 	int i_int, i_uint, i_ulong, lh, lh_ptr, inner, anon, arr, ia, outer;
 	int pcpu, counter, ret = -1;
-	char path[80];
+	char path[80], longname[201];
 	FILE *f;
 
 	if (!btf)
@@ -121,6 +126,11 @@ static int make_btf(void)
 	btf__add_struct(mod, "modrec", 16);
 	btf__add_field(mod, "flags", i_uint, 0, 0);
 	btf__add_field(mod, "count", i_ulong, 64, 0);
+	/* A member name longer than 128 characters (the kernel takes 511). */
+	memset(longname, 'm', 200);
+	longname[200] = '\0';
+	btf__add_struct(mod, "longrec", 8);
+	btf__add_field(mod, longname, i_ulong, 0, 0);
 	pcpu = btf__add_var(mod, "mod_pcpu", BTF_VAR_GLOBAL_ALLOCATED, inner);
 	btf__add_datasec(mod, ".data..percpu", 16);
 	if (btf__add_datasec_var_info(mod, pcpu, 0, 16) < 0)
@@ -294,6 +304,23 @@ static void test_paths(void)
 	CHECK(fields_lookup(vmlinux, "my_pcpu.bf2", 0, &fs) == 0);
 	CHECK(fs.nr_rows == 1 && fs.rows[0].bit_offset == 3 && fs.size == 1);
 	fields_free(&fs);
+
+	/*
+	 * A 200-character member: was looked up (and its error printed) with
+	 * an uninitialized name, the copy of a name over 127 characters
+	 * having failed unchecked. Names over 511 are refused.
+	 */
+	{
+		char arg[700];
+
+		snprintf(arg, sizeof(arg), "(struct longrec)lr.%.200s", LONG_M);
+		CHECK(fields_lookup(vmlinux, arg, 0, &fs) == 0);
+		if (!fs.target || strcmp(fs.target, arg))
+			CHECK(0);
+		fields_free(&fs);
+		snprintf(arg, sizeof(arg), "(struct longrec)lr.%.600s", LONG_M);
+		CHECK(QUIET(fields_lookup(vmlinux, arg, 0, &fs)) == -1);
+	}
 
 	/* What the kernel would refuse too. */
 	CHECK(QUIET(fields_lookup(vmlinux, "my_pcpu.nope", 0, &fs)) == -1);
