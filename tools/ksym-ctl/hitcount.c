@@ -55,32 +55,39 @@ static unsigned long long target_addr(const struct kallsyms *ks,
 static int parse_watch(const struct kallsyms *ks, const char *line,
 		       const struct strv *targets, struct hc_watch *w)
 {
-	char text[600], *p, *colon, *slash, *end;
+	char *text, *p, *colon, *slash, *end;
+	int ret = -1;
 
-	snprintf(text, sizeof(text), "%s", line);
+	/* A line may be longer than any fixed buffer: 1023-byte targets. */
+	text = strdup(line);
+	if (!text)
+		return -1;
 	p = strstr(text, " #");
 	if (p)
 		*p = '\0';
 	colon = strrchr(text, ':');
 	if (!colon)
-		return -1;
+		goto out;
 	*colon = '\0';
 	for (slash = colon; slash > text && *slash != '/'; slash--)
 		;
 	if (slash == text)
-		return -1;
+		goto out;
 	*slash = '\0';
 	memset(w, 0, sizeof(*w));
 	w->len = strtoul(slash + 1, &end, 10);
 	if (*end || !w->len)
-		return -1;
+		goto out;
 	snprintf(w->access, sizeof(w->access), "%.3s", colon + 1);
 	w->target = strdup(text);
 	if (!w->target)
-		return -1;
+		goto out;
 	w->ours = strv_find(targets, text) >= 0;
 	w->addr = target_addr(ks, text);
-	return 0;
+	ret = 0;
+out:
+	free(text);
+	return ret;
 }
 
 int hitcount_init(struct hitcount *hc, const char *filter,

@@ -345,6 +345,22 @@ static void test_hitcount(void)
 	stats_free(&st);
 	hitcount_free(&hc);
 
+	/* A watch line longer than 600 bytes: a long field path. */
+	{
+		char line[1200], target[1000];
+
+		memset(target, 'a', 900);
+		strcpy(target + 900, ".b");
+		snprintf(line, sizeof(line), "(struct s)%s/4:rw- # disarmed: over 9 hits/s\n",
+			 target);
+		strv_add(&targets, line);
+		*strstr(targets.v[targets.n - 1], "/4:") = '\0';
+		CHECK(hitcount_init(&hc, line, &targets, strdup(kallsyms_text)) == 0);
+		CHECK(hc.nr_w == 1 && hc.w[0].len == 4 && hc.w[0].ours);
+		CHECK(hc.nr_w == 1 && strlen(hc.w[0].target) == 912);
+		hitcount_free(&hc);
+	}
+
 	/* Without kallsyms' addresses there are no names for the accessors. */
 	CHECK(QUIET(hitcount_init(&hc, filter_text, &targets,
 				  strdup("0000000000000000 T _stext\n"))) == -1);
