@@ -533,8 +533,12 @@ int ksym_parse_entry(struct ksym_entry *e)
 
 	if (!spec->percpu && access_ok((void __user *)spec->addr, 1))
 		return ksym_entry_fail(e, KSYM_ERR_USER_ADDR, 0, -EINVAL);
-	/* A field is watched within its bytes. */
-	if (len && sized_by_btf && size && len > size)
+	/*
+	 * A field is watched within its bytes; an execute watch's length is
+	 * the instruction word's, whatever the cast says.
+	 */
+	if (len && sized_by_btf && size && len > size &&
+	    spec->access != KSYM_ACCESS_X)
 		return ksym_entry_fail(e, KSYM_ERR_LEN_TOO_BIG,
 				       slash + 1 - buf, -EINVAL);
 

@@ -370,13 +370,23 @@ struct ksym_txn {
 	int			lost;		/* not restored by rollback */
 };
 
+/*
+ * A watch is its address; a per-CPU watch's is an offset into the per-CPU
+ * area, never the same watch as a plain address of that number.
+ */
+static bool ksym_spec_same_addr(const struct ksym_spec *a,
+				const struct ksym_spec *b)
+{
+	return a->addr == b->addr && a->percpu == b->percpu;
+}
+
 static struct ksym_want *ksym_txn_find(struct ksym_txn *txn,
-				       unsigned long addr)
+				       const struct ksym_spec *spec)
 {
 	int i;
 
 	for (i = 0; i < txn->nr_want; i++)
-		if (txn->want[i].spec.addr == addr)
+		if (ksym_spec_same_addr(&txn->want[i].spec, spec))
 			return &txn->want[i];
 	return NULL;
 }
@@ -404,14 +414,14 @@ static int ksym_txn_fold(struct ksym_txn *txn, struct ksym_entry *entries,
 			txn->nr_want = 0;
 			break;
 		case KSYM_OP_REMOVE:
-			w = ksym_txn_find(txn, e->spec.addr);
+			w = ksym_txn_find(txn, &e->spec);
 			if (!w)
 				return ksym_entry_fail(e, KSYM_ERR_NO_SUCH_WATCH,
 						       0, -ENOENT);
 			*w = txn->want[--txn->nr_want];
 			break;
 		case KSYM_OP_SET:
-			w = ksym_txn_find(txn, e->spec.addr);
+			w = ksym_txn_find(txn, &e->spec);
 			if (!w) {
 				if (txn->nr_want >= KSYM_MAX_WATCHES)
 					return ksym_entry_fail(e,
@@ -424,7 +434,8 @@ static int ksym_txn_fold(struct ksym_txn *txn, struct ksym_entry *entries,
 				 * set again keeps its breakpoints and counters.
 				 */
 				list_for_each_entry(watch, &ksym_watches, list)
-					if (watch->spec.addr == e->spec.addr)
+					if (ksym_spec_same_addr(&watch->spec,
+								&e->spec))
 						w->watch = watch;
 			}
 			w->spec = e->spec;
