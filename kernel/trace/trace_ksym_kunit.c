@@ -198,20 +198,27 @@ static const struct ksym_bad_case {
 #endif
 };
 
-static void ksym_test_bad_entries(struct kunit *test)
+/* Parse each of @n bad cases: its errno, its error, its caret. */
+static void ksym_test_bad_list(struct kunit *test,
+			       const struct ksym_bad_case *cases, int n)
 {
 	const struct ksym_bad_case *c;
 	struct ksym_entry *e;
 	int i, ret;
 
-	for (i = 0; i < ARRAY_SIZE(ksym_bad_cases); i++) {
-		c = &ksym_bad_cases[i];
+	for (i = 0; i < n; i++) {
+		c = &cases[i];
 		e = ksym_test_parse(test, c->text, &ret);
 		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "entry %s", c->text);
 		KUNIT_EXPECT_EQ_MSG(test, e->err, c->err, "entry %s", c->text);
 		KUNIT_EXPECT_EQ_MSG(test, e->err_pos, c->pos, "entry %s",
 				    c->text);
 	}
+}
+
+static void ksym_test_bad_entries(struct kunit *test)
+{
+	ksym_test_bad_list(test, ksym_bad_cases, ARRAY_SIZE(ksym_bad_cases));
 }
 
 /* What reading shows, written back, is the same watch. */
@@ -409,19 +416,9 @@ static const struct ksym_bad_case ksym_btf_bad_cases[] = {
 
 static void ksym_test_btf_errors(struct kunit *test)
 {
-	const struct ksym_bad_case *c;
-	struct ksym_entry *e;
-	int i, ret;
-
 	ksym_btf_skip(test);
-	for (i = 0; i < ARRAY_SIZE(ksym_btf_bad_cases); i++) {
-		c = &ksym_btf_bad_cases[i];
-		e = ksym_test_parse(test, c->text, &ret);
-		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "entry %s", c->text);
-		KUNIT_EXPECT_EQ_MSG(test, e->err, c->err, "entry %s", c->text);
-		KUNIT_EXPECT_EQ_MSG(test, e->err_pos, c->pos, "entry %s",
-				    c->text);
-	}
+	ksym_test_bad_list(test, ksym_btf_bad_cases,
+			   ARRAY_SIZE(ksym_btf_bad_cases));
 }
 
 static struct kunit_case ksym_btf_cases[] = {
