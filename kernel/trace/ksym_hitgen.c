@@ -36,11 +36,17 @@
  *						ksym_hitgen_var on every CPU whose
  *						overflow handler only counts; 0:
  *						none; reads the hits it counted
+ *	/sys/kernel/debug/ksym_hitgen/bare	1: the same breakpoint counting
+ *						(no sample period), so no overflow
+ *						handler runs; 0: none; reads
+ *						perf's count of its hits
  *
  * floor is for make bench: what perf's breakpoint core costs with the
  * least overflow handler there is, the floor of any tracer built on it. It
  * takes a debug register on the CPUs online when it is set (not on CPUs
  * that come online later): leave it off while other tests count slots.
+ * bare is the bare trap below the floor: the debug exception,
+ * hw_breakpoint_handler and perf's count, with nothing to call.
  *
  * Each write of N to a control file runs on the writing task's CPU, so
  * "taskset -c 1 sh -c 'echo 100 > write_a'" makes 100 hits on CPU 1.
@@ -304,6 +310,58 @@ static int ksym_hitgen_floor_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_floor_fops, ksym_hitgen_floor_get,
 			 ksym_hitgen_floor_set, "%llu\n");
 
+/* The bare trap: the floor's breakpoint counting, no handler to call. */
+static struct perf_event * __percpu *ksym_hitgen_bare_bp;
+
+static int ksym_hitgen_bare_set(void *data, u64 on)
+{
+	struct perf_event_attr attr;
+	struct perf_event * __percpu *bp;
+
+	if (on > 1)
+		return -EINVAL;
+	guard(mutex)(&ksym_hitgen_floor_lock);
+	if (!on) {
+		if (ksym_hitgen_bare_bp)
+			unregister_wide_hw_breakpoint(ksym_hitgen_bare_bp);
+		ksym_hitgen_bare_bp = NULL;
+		return 0;
+	}
+	if (ksym_hitgen_bare_bp)
+		return 0;
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)&ksym_hitgen_var;
+	attr.bp_len = HW_BREAKPOINT_LEN_8;
+	attr.bp_type = HW_BREAKPOINT_W;
+	attr.sample_period = 0;
+	bp = register_wide_hw_breakpoint(&attr, NULL, NULL);
+	if (IS_ERR(bp))
+		return PTR_ERR(bp);
+	ksym_hitgen_bare_bp = bp;
+	return 0;
+}
+
+static int ksym_hitgen_bare_get(void *data, u64 *val)
+{
+	struct perf_event *bp;
+	u64 enabled, running;
+	int cpu;
+
+	*val = 0;
+	guard(mutex)(&ksym_hitgen_floor_lock);
+	if (!ksym_hitgen_bare_bp)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		bp = per_cpu(*ksym_hitgen_bare_bp, cpu);
+		if (bp)
+			*val += perf_event_read_value(bp, &enabled, &running);
+	}
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_bare_fops, ksym_hitgen_bare_get,
+			 ksym_hitgen_bare_set, "%llu\n");
+
 static struct dentry *ksym_hitgen_dir;
 
 static int __init ksym_hitgen_init(void)
@@ -332,6 +390,8 @@ static int __init ksym_hitgen_init(void)
 				   &ksym_hitgen_var_fops);
 	debugfs_create_file_unsafe("floor", 0600, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_floor_fops);
+	debugfs_create_file_unsafe("bare", 0600, ksym_hitgen_dir, NULL,
+				   &ksym_hitgen_bare_fops);
 	ksym_hitgen_hpet = ioremap(KSYM_HITGEN_HPET, PAGE_SIZE);
 	if (ksym_hitgen_hpet) {
 		debugfs_create_file_unsafe("mmio_addr", 0400, ksym_hitgen_dir,
@@ -346,6 +406,7 @@ static void __exit ksym_hitgen_exit(void)
 {
 	debugfs_remove(ksym_hitgen_dir);
 	ksym_hitgen_floor_set(NULL, 0);
+	ksym_hitgen_bare_set(NULL, 0);
 	if (ksym_hitgen_hpet)
 		iounmap(ksym_hitgen_hpet);
 }
