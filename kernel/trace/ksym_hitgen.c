@@ -32,6 +32,15 @@
  *						online CPU's ksym_hitgen_pcpu.count,
  *						from this CPU (what a per-CPU
  *						watch cannot see)
+ *	/sys/kernel/debug/ksym_hitgen/object	N: kmallocs object_count
+ *						struct ksym_hitgen_obj, each
+ *						announced by the event
+ *						ksym_hitgen:ksym_hitgen_obj_alloc;
+ *						ksym_hitgen_obj_write() stores
+ *						1..N into each one's count; each
+ *						is announced by
+ *						ksym_hitgen_obj_free and freed
+ *	/sys/kernel/debug/ksym_hitgen/object_count	objects at once (1-16)
  *	/sys/kernel/debug/ksym_hitgen/floor	1: a write breakpoint on
  *						ksym_hitgen_var on every CPU whose
  *						overflow handler only counts; 0:
@@ -61,6 +70,12 @@
 #include <linux/percpu.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/slab.h>
+
+#include "trace_ksym.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/ksym_hitgen.h>
 
 /* Watched by the tests: 8-byte, 4-byte and 16-byte (no default LEN) data. */
 unsigned long ksym_hitgen_var;
@@ -92,6 +107,20 @@ struct ksym_hitgen_pcpu {
 };
 
 DEFINE_PER_CPU(struct ksym_hitgen_pcpu, ksym_hitgen_pcpu);
+
+/*
+ * An object found at run time: the object scenario allocates it, names it
+ * in an event, writes its count and frees it. Its type is in the module's
+ * BTF, so "ksym_watch:obj.count:-w-" resolves the path.
+ */
+struct ksym_hitgen_obj {
+	unsigned long	id;
+	unsigned long	count;
+	u32		flags;
+};
+
+#define KSYM_HITGEN_OBJECTS_MAX	16
+static u64 ksym_hitgen_objects = 1;
 
 /* Keeps the loads of ksym_hitgen_read() from being optimized away. */
 static unsigned long ksym_hitgen_sink;
@@ -254,6 +283,72 @@ static int ksym_hitgen_var_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_var_fops, ksym_hitgen_var_get, NULL,
 			 "%llu\n");
 
+static noinline void ksym_hitgen_obj_write(struct ksym_hitgen_obj *obj,
+					   unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(obj->count, i);
+}
+
+/*
+ * object_count objects at once: all allocated and announced, then each
+ * written N times, then each announced as freed and freed. After each
+ * event, ksym_trigger_settle() waits until a watch the event's trigger
+ * started is live on every CPU (or one its unwatch ended is parked), so
+ * the counts are exact: N hits per object watched, none for the others.
+ */
+static int ksym_hitgen_object(void *data, u64 n)
+{
+	struct ksym_hitgen_obj *objs[KSYM_HITGEN_OBJECTS_MAX];
+	int i, nr = READ_ONCE(ksym_hitgen_objects), ret = 0;
+
+	if (n > KSYM_HITGEN_MAX_N)
+		return -ERANGE;
+	/* Triggers just set: their slots are registered by a work item. */
+	ksym_trigger_sync();
+	for (i = 0; i < nr; i++) {
+		objs[i] = kzalloc(sizeof(*objs[i]), GFP_KERNEL);
+		if (!objs[i]) {
+			ret = -ENOMEM;
+			nr = i;
+			break;
+		}
+		objs[i]->id = i;
+		trace_ksym_hitgen_obj_alloc(objs[i]);
+		ksym_trigger_settle((unsigned long)objs[i]);
+	}
+	for (i = 0; !ret && i < nr; i++)
+		ksym_hitgen_obj_write(objs[i], n);
+	for (i = 0; i < nr; i++) {
+		trace_ksym_hitgen_obj_free(objs[i]);
+		ksym_trigger_settle((unsigned long)objs[i]);
+		kfree(objs[i]);
+	}
+	return ret;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_object_fops, NULL, ksym_hitgen_object,
+			 "%llu\n");
+
+static int ksym_hitgen_objects_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(ksym_hitgen_objects);
+	return 0;
+}
+
+static int ksym_hitgen_objects_set(void *data, u64 val)
+{
+	if (!val || val > KSYM_HITGEN_OBJECTS_MAX)
+		return -ERANGE;
+	WRITE_ONCE(ksym_hitgen_objects, val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_objects_fops, ksym_hitgen_objects_get,
+			 ksym_hitgen_objects_set, "%llu\n");
+
 /* The floor: a breakpoint whose overflow handler does nothing but count. */
 static DEFINE_MUTEX(ksym_hitgen_floor_lock);
 static struct perf_event * __percpu *ksym_hitgen_floor_bp;
@@ -392,6 +487,10 @@ static int __init ksym_hitgen_init(void)
 				   &ksym_hitgen_floor_fops);
 	debugfs_create_file_unsafe("bare", 0600, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_bare_fops);
+	debugfs_create_file_unsafe("object", 0200, ksym_hitgen_dir, NULL,
+				   &ksym_hitgen_object_fops);
+	debugfs_create_file_unsafe("object_count", 0600, ksym_hitgen_dir,
+				   NULL, &ksym_hitgen_objects_fops);
 	ksym_hitgen_hpet = ioremap(KSYM_HITGEN_HPET, PAGE_SIZE);
 	if (ksym_hitgen_hpet) {
 		debugfs_create_file_unsafe("mmio_addr", 0400, ksym_hitgen_dir,

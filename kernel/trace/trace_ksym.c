@@ -889,6 +889,9 @@ static __init int ksym_tracer_register(void)
 	ret = ksym_stat_init();
 	if (ret)
 		pr_warn("no trace_stat files: %d\n", ret);
+	ret = ksym_trigger_init();
+	if (ret)
+		pr_warn("no ksym_watch triggers: %d\n", ret);
 	return 0;
 }
 late_initcall(ksym_tracer_register);

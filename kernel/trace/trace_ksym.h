@@ -6,6 +6,8 @@
  *	trace_ksym.c		hit path, ksym events, the tracer, tracefs files
  *	trace_ksym_parse.c	ksym_trace_filter grammar and error texts
  *	trace_ksym_btf.c	field paths and casts, resolved from BTF
+ *	trace_ksym_trigger.c	ksym_watch/ksym_unwatch event triggers: objects
+ *				found at run time, watched in slots of their own
  *	trace_ksym_watch.c	watch set: transactions, arming, hotplug, modules
  *	trace_ksym_stat.c	trace_stat/ksym_tracer and ksym_callers
  *	trace_ksym_branch.c	branch snippets (CONFIG_KSYM_TRACER_BRANCHES)
@@ -23,6 +25,12 @@
  * breakpoints are released and an RCU grace period has passed. Nothing
  * here is called with event_mutex or trace_types_lock held and waits for
  * ksym_arm_work, which takes perf context mutexes.
+ *
+ * Event triggers (trace_ksym_trigger.c) are created and freed under
+ * event_mutex, where neither ksym_mutex nor a perf mutex may be taken
+ * (perf takes a context mutex, then event_mutex): their breakpoints are
+ * registered and released by an ordered work item, and their own list is
+ * under ksym_trigger_mutex, a leaf lock.
  */
 #ifndef _TRACE_KSYM_H_PRIV
 #define _TRACE_KSYM_H_PRIV
@@ -38,6 +46,9 @@
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
+struct trace_array;
+struct ksym_dyn;
+
 /*
  * Limits. An entry is one TARGET[/LEN]:ACCESS[@CPULIST] token; a write may
  * hold several, and a token may be split over several write() calls. A
@@ -51,6 +62,7 @@
 #define KSYM_CALLER_SLOTS	16	/* accessor slots per watch and CPU */
 #define KSYM_STACK_MAX		64	/* deepest callchain */
 #define KSYM_BRANCH_MAX		64	/* longest branch snippet */
+#define KSYM_TRIGGER_SLOTS_MAX	4	/* objects one trigger watches at once */
 
 /*
  * Tracer options (extra entries for every hit, off by default), and a bit
@@ -150,6 +162,8 @@ struct ksym_cpu_stats {
  * @hot:   the hit path found it over ksym_max_hit_rate: it is disarmed
  *         until written again (under ksym_mutex, or READ/WRITE_ONCE)
  * @hot_logged: ksym_hot_work disarmed it everywhere and said so
+ * @dyn:   the trigger slot this watch is, or NULL for a watch of
+ *         ksym_trace_filter (trace_ksym_trigger.c)
  */
 struct ksym_watch {
 	struct list_head		list;
@@ -158,6 +172,7 @@ struct ksym_watch {
 	struct ksym_cpu_stats __percpu	*stats;
 	bool				hot;
 	bool				hot_logged;
+	struct ksym_dyn			*dyn;
 };
 
 /*
@@ -205,7 +220,16 @@ struct ksym_watch {
 	C(REG_FAILED,	"The breakpoint core refused this watch: x86 refuses the CPU entry area and its debug-register state"), \
 	C(NO_MEM,	"Out of memory"),				\
 	C(ROLLBACK,	"Failed write not fully undone: a watch lost CPUs, see ksym_trace_filter"), \
-	C(TOO_HOT,	"Watch disarmed: more hits per second on a CPU than ksym_max_hit_rate; write it again to re-arm")
+	C(TOO_HOT,	"Watch disarmed: more hits per second on a CPU than ksym_max_hit_rate; write it again to re-arm"), \
+	C(T_SYNTAX,	"Expected ksym_watch:[(struct TYPE)]FIELD[.MEMBER|[N]...][+OFFSET][/LEN]:ACCESS[:N] or ksym_unwatch:FIELD[:N]"), \
+	C(T_NO_FIELD,	"No such field in this event: its format file lists them"), \
+	C(T_NOT_ADDR,	"This field cannot hold an address: it must be a pointer or an unsigned long"), \
+	C(T_NEED_TYPE,	"A field path needs a type: the field's own (a struct pointer) or a cast (struct TYPE)"), \
+	C(T_DATA_ONLY,	"Triggers watch data: the access must be -w- or rw-"), \
+	C(T_BAD_COUNT,	"Invalid count: the number of firings, after the access"), \
+	C(T_EXISTS,	"The same trigger is already set on this event"), \
+	C(T_NOT_FOUND,	"No such trigger on this event to remove"), \
+	C(T_NO_SLOT,	"No free hardware breakpoint slot for this trigger: it counts misses; remove a watch and set it again")
 
 #undef C
 #define C(a, b)		KSYM_ERR_##a
@@ -311,17 +335,21 @@ struct ksym_target {
 
 /* trace_ksym_parse.c */
 int ksym_parse_entry(struct ksym_entry *e);
+int ksym_parse_access(const char *s, unsigned int *access);
+int ksym_parse_cast(struct ksym_entry *e, char *s, int pos,
+		    struct ksym_target *t);
+unsigned int ksym_default_len(unsigned long addr, unsigned long symsize);
+void ksym_log_at(struct trace_array *tr, const char *loc, const char *text,
+		 int err, int pos);
 int ksym_spec_format(char *buf, size_t size, const struct ksym_spec *spec);
 bool ksym_spec_equal(const struct ksym_spec *a, const struct ksym_spec *b);
 const char *ksym_access_str(unsigned int access);
 void ksym_log(const char *text, int err, int pos);
-#if IS_ENABLED(CONFIG_KUNIT)
-unsigned int ksym_default_len(unsigned long addr, unsigned long symsize);
-#endif
 
 /* trace_ksym_btf.c */
 int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 		     bool module_percpu);
+int ksym_btf_resolve_type(struct ksym_entry *e, struct ksym_target *t);
 
 /* trace_ksym_watch.c: the watch set, under ksym_mutex */
 extern struct mutex ksym_mutex;
@@ -332,6 +360,11 @@ extern atomic_t ksym_branch_users;
 extern u64 ksym_max_hit_rate;
 void ksym_watch_too_hot(struct ksym_watch *watch, struct perf_event *bp);
 int ksym_write_entries(char *buf);
+char *ksym_entry_end(char *p);
+int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
+		   int cpu, bool disabled);
+void ksym_bp_release(struct ksym_watch *watch, int cpu);
+void ksym_watch_release_all(struct ksym_watch *watch);
 int ksym_watch_missing(struct ksym_watch *watch, struct cpumask *missing);
 void ksym_sync_arming(void);
 int ksym_event_reg(void);
@@ -344,6 +377,18 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 
 /* trace_ksym_stat.c */
 int ksym_stat_init(void);
+unsigned long ksym_watch_hits(struct ksym_watch *watch, int cpu);
+
+/* trace_ksym_trigger.c: watches of objects found at run time */
+extern struct list_head ksym_dyns;
+void ksym_dyn_too_hot(struct ksym_dyn *dyn);
+unsigned long ksym_dyn_object(const struct ksym_dyn *dyn, bool *live);
+struct ksym_watch *ksym_dyn_next_watch(struct ksym_watch *prev);
+void ksym_dyn_cpu_online(unsigned int cpu);
+void ksym_dyn_cpu_offline(unsigned int cpu);
+int ksym_trigger_init(void);
+void ksym_trigger_sync(void);
+bool ksym_trigger_settle(unsigned long obj);
 
 /* trace_ksym_branch.c: the last branches before a hit */
 struct ksym_capture;

@@ -193,6 +193,73 @@ static int ksym_btf_walk(struct ksym_entry *e, struct ksym_target *t,
 	return 0;
 }
 
+/*
+ * The type of @t (the cast, found in *@btf if set, else in any BTF, which
+ * sets *@btf; or @var_type, the symbol's own), then @t->path walked from
+ * it: sets @t->off, @t->size and @t->canon.
+ */
+static int ksym_btf_resolve_path(struct ksym_entry *e, struct ksym_target *t,
+				 struct btf **btf,
+				 const struct btf_type *var_type)
+{
+	const struct btf_type *type = var_type;
+	u32 bitfield = 0, size;
+	u64 bits = 0;
+	s32 id;
+	int ret;
+
+	if (t->cast) {
+		id = ksym_btf_find_cast(e, t, btf);
+		if (id < 0)
+			return id;
+		type = btf_type_by_id(*btf, id);
+		if (var_type && var_type != type)
+			return ksym_entry_fail(e, KSYM_ERR_CAST_MISMATCH,
+					       t->cast_pos, -EINVAL);
+	}
+
+	ret = ksym_btf_walk(e, t, *btf, &type, &bits, &bitfield, t->canon,
+			    sizeof(t->canon));
+	if (ret)
+		return ret;
+
+	t->off = bits / BITS_PER_BYTE;
+	if (bitfield) {
+		/* The bytes that hold the bit-field. */
+		t->size = DIV_ROUND_UP(bits % BITS_PER_BYTE + bitfield,
+				       BITS_PER_BYTE);
+	} else if (!IS_ERR_OR_NULL(btf_resolve_size(*btf, type, &size))) {
+		t->size = size;
+	} else {
+		t->size = 0;
+	}
+	return 0;
+}
+
+/**
+ * ksym_btf_resolve_type - the offset and size of a path in a named type
+ * @e: the entry, for errors
+ * @t: @t->cast ("struct TYPE") and @t->path, as written
+ *
+ * For objects found at run time (ksym_watch triggers): no symbol, only a
+ * type, looked up in vmlinux BTF and then in modules'. Sets @t->off,
+ * @t->size and @t->canon, as ksym_btf_resolve() does.
+ *
+ * Return: 0, or a negative errno with the entry's error set.
+ */
+int ksym_btf_resolve_type(struct ksym_entry *e, struct ksym_target *t)
+{
+	struct btf *btf = NULL;
+	int ret;
+
+	t->canon[0] = '\0';
+	t->typed = false;
+	ret = ksym_btf_resolve_path(e, t, &btf, NULL);
+	if (btf)
+		btf_put(btf);
+	return ret;
+}
+
 /**
  * ksym_btf_resolve - the offset and size a cast and field path name
  * @e:      the entry, for errors
@@ -212,10 +279,8 @@ static int ksym_btf_walk(struct ksym_entry *e, struct ksym_target *t,
 int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 		     bool module_percpu)
 {
-	const struct btf_type *type = NULL, *var_type = NULL;
+	const struct btf_type *var_type = NULL;
 	struct btf *btf = NULL;
-	u32 bitfield = 0, size;
-	u64 bits = 0;
 	s32 id;
 	int ret;
 
@@ -248,46 +313,17 @@ int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 		goto out;
 	}
 
-	if (t->cast) {
-		id = ksym_btf_find_cast(e, t, &btf);
-		if (id < 0) {
-			ret = id;
+	if (!t->cast && !var_type) {
+		if (*t->path) {
+			ret = ksym_entry_fail(e, KSYM_ERR_NEED_CAST, t->sym_pos,
+					      -EINVAL);
 			goto out;
 		}
-		type = btf_type_by_id(btf, id);
-		if (var_type && var_type != type) {
-			ret = ksym_entry_fail(e, KSYM_ERR_CAST_MISMATCH,
-					      t->cast_pos, -EINVAL);
-			goto out;
-		}
-	} else if (var_type) {
-		type = var_type;
-	} else if (*t->path) {
-		ret = ksym_entry_fail(e, KSYM_ERR_NEED_CAST, t->sym_pos,
-				      -EINVAL);
-		goto out;
-	} else {
 		/* A plain symbol BTF does not type: kallsyms sizes it. */
 		ret = 0;
 		goto out;
 	}
-
-	ret = ksym_btf_walk(e, t, btf, &type, &bits, &bitfield, t->canon,
-			    sizeof(t->canon));
-	if (ret)
-		goto out;
-
-	t->off = bits / BITS_PER_BYTE;
-	if (bitfield) {
-		/* The bytes that hold the bit-field. */
-		t->size = DIV_ROUND_UP(bits % BITS_PER_BYTE + bitfield,
-				       BITS_PER_BYTE);
-	} else if (!IS_ERR_OR_NULL(btf_resolve_size(btf, type, &size))) {
-		t->size = size;
-	} else {
-		t->size = 0;
-	}
-	ret = 0;
+	ret = ksym_btf_resolve_path(e, t, &btf, var_type);
 out:
 	if (btf)
 		btf_put(btf);
@@ -309,6 +345,13 @@ int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 	if (*t->path)
 		return ksym_entry_fail(e, KSYM_ERR_NO_BTF, t->path_pos, -EINVAL);
 	return 0;
+}
+
+int ksym_btf_resolve_type(struct ksym_entry *e, struct ksym_target *t)
+{
+	t->canon[0] = '\0';
+	t->typed = false;
+	return ksym_entry_fail(e, KSYM_ERR_NO_BTF, t->cast_pos, -EINVAL);
 }
 
 #endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */

@@ -44,7 +44,14 @@ static const struct {
 	{ "---", 0 },
 };
 
-static int ksym_parse_access(const char *s, unsigned int *access)
+/**
+ * ksym_parse_access - an ACCESS spelling into HW_BREAKPOINT_* bits
+ * @s:      "rw-", "-w-", "r--", "--x" or "---"
+ * @access: where the bits go
+ *
+ * Return: 0, or -EINVAL for another spelling.
+ */
+int ksym_parse_access(const char *s, unsigned int *access)
 {
 	int i;
 
@@ -121,13 +128,17 @@ static bool ksym_is_percpu(unsigned long addr, bool *in_module)
 #endif
 }
 
-/*
- * "(struct NAME)" or "(union NAME)" at @s, blanks allowed inside: into
- * t->cast as "struct NAME", in place. Returns the length taken, or a
- * negative errno.
+/**
+ * ksym_parse_cast - a cast before a target
+ * @e:   the entry, for errors
+ * @s:   "(struct NAME)" or "(union NAME)", blanks allowed inside
+ * @pos: offset of @s in the entry, for the caret
+ * @t:   t->cast gets "struct NAME", written in place in @s
+ *
+ * Return: the length taken, or a negative errno with the entry's error set.
  */
-static int ksym_parse_cast(struct ksym_entry *e, char *s, int pos,
-			   struct ksym_target *t)
+int ksym_parse_cast(struct ksym_entry *e, char *s, int pos,
+		    struct ksym_target *t)
 {
 	char *end = strchr(s, ')');
 	char *kw, *name, *out = s + 1;
@@ -426,8 +437,7 @@ static int ksym_check_memory(struct ksym_entry *e)
  *
  * Return: 1, 2, 4 or 8, or 0 when the user must give /LEN.
  */
-VISIBLE_IF_KUNIT unsigned int ksym_default_len(unsigned long addr,
-					       unsigned long symsize)
+unsigned int ksym_default_len(unsigned long addr, unsigned long symsize)
 {
 	unsigned int len;
 
@@ -613,6 +623,19 @@ EXPORT_SYMBOL_IF_KUNIT(ksym_spec_equal);
  */
 void ksym_log(const char *text, int err, int pos)
 {
-	tracing_log_err(NULL, "ksym_trace_filter", text, ksym_err_text, err,
-			pos);
+	ksym_log_at(NULL, "ksym_trace_filter", text, err, pos);
+}
+
+/**
+ * ksym_log_at - add a line about another file to an instance's error_log
+ * @tr:   the instance, NULL for the top level
+ * @loc:  what the error is about, e.g. "ksym_watch:kmem:kmalloc"
+ * @text: the command the error is about
+ * @err:  KSYM_ERR_*
+ * @pos:  offset in @text of the bad token, where the caret goes
+ */
+void ksym_log_at(struct trace_array *tr, const char *loc, const char *text,
+		 int err, int pos)
+{
+	tracing_log_err(tr, loc, text, ksym_err_text, err, pos);
 }

@@ -46,6 +46,18 @@ static struct ksym_stat_row *ksym_row_new(struct ksym_watch *watch, int idx)
 	row->len = watch->spec.len;
 	row->access = watch->spec.access;
 	strscpy(row->missing, "-", sizeof(row->missing));
+	/* A trigger's watch: which object, "ksym_hitgen_obj.count@0x...". */
+	if (watch->dyn) {
+		bool live;
+		unsigned long obj = ksym_dyn_object(watch->dyn, &live);
+		size_t n = strlen(row->target);
+
+		snprintf(row->target + n, sizeof(row->target) - n, "@0x%lx",
+			 obj);
+		if (!live)
+			strscpy(row->missing, "unwatched",
+				sizeof(row->missing));
+	}
 	return row;
 }
 
@@ -55,6 +67,8 @@ static void ksym_row_missing(struct ksym_stat_row *row,
 {
 	size_t size = sizeof(row->missing);
 
+	if (watch->dyn)
+		return;
 	if (READ_ONCE(watch->hot))
 		strscpy(row->missing, "disarmed (too hot)", size);
 	else if (ksym_watch_missing(watch, missing) &&
@@ -127,6 +141,39 @@ static int ksym_sum_callers(struct ksym_watch *watch,
 	return nr;
 }
 
+/**
+ * ksym_watch_hits - the hits a watch has counted on one CPU
+ * @watch: the watch
+ * @cpu:   the CPU
+ *
+ * Return: the sum of its callers' hits and the other ones.
+ */
+unsigned long ksym_watch_hits(struct ksym_watch *watch, int cpu)
+{
+	struct ksym_cpu_stats *s = per_cpu_ptr(watch->stats, cpu);
+	unsigned long hits = READ_ONCE(s->other);
+	int i;
+
+	for (i = 0; i < KSYM_CALLER_SLOTS; i++)
+		hits += READ_ONCE(s->callers[i].hits);
+	return hits;
+}
+
+/*
+ * The watches, then the triggers' slots that watched an object, under
+ * ksym_mutex; NULL after the last.
+ */
+static struct ksym_watch *ksym_snapshot_next(struct ksym_watch *watch)
+{
+	if (watch && watch->dyn)
+		return ksym_dyn_next_watch(watch);
+	if (!watch && !list_empty(&ksym_watches))
+		return list_first_entry(&ksym_watches, struct ksym_watch, list);
+	if (watch && !list_is_last(&watch->list, &ksym_watches))
+		return list_next_entry(watch, list);
+	return ksym_dyn_next_watch(NULL);
+}
+
 /*
  * Build the snapshot: one row per watch (@per_caller false) or one row
  * per watch and accessing function (@per_caller true).
@@ -151,7 +198,8 @@ static struct ksym_stat_row *ksym_snapshot(bool per_caller)
 	}
 
 	mutex_lock(&ksym_mutex);
-	list_for_each_entry(watch, &ksym_watches, list) {
+	for (watch = ksym_snapshot_next(NULL); watch;
+	     watch = ksym_snapshot_next(watch)) {
 		nr = ksym_sum_callers(watch, rows, max, idx, &total);
 		if (nr < 0) {
 			for (i = 0; i < max && rows[i]; i++)

@@ -63,6 +63,11 @@ static DEFINE_IRQ_WORK(ksym_hot_irq_work, ksym_hot_irq_workfn);
  */
 void ksym_watch_too_hot(struct ksym_watch *watch, struct perf_event *bp)
 {
+	/* A trigger's watch ends, and its slot serves the next object. */
+	if (watch->dyn) {
+		ksym_dyn_too_hot(watch->dyn);
+		return;
+	}
 	perf_event_disable_inatomic(bp);
 	if (READ_ONCE(watch->hot))
 		return;
@@ -95,8 +100,17 @@ static bool ksym_spec_on_cpu(const struct ksym_spec *spec, int cpu)
 	return spec->all_cpus || cpumask_test_cpu(cpu, &spec->cpus);
 }
 
-static int ksym_bp_create(struct ksym_watch *watch,
-			  const struct ksym_spec *spec, int cpu, bool disabled)
+/**
+ * ksym_bp_create - register a watch's breakpoint on one CPU
+ * @watch:    the watch, whose bps slot of @cpu is empty
+ * @spec:     what to watch
+ * @cpu:      an online CPU
+ * @disabled: register it disabled (it still takes its slot)
+ *
+ * Return: 0, or the breakpoint core's error (-ENOSPC: no free slot).
+ */
+int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
+		   int cpu, bool disabled)
 {
 	struct perf_event_attr attr;
 	struct perf_event *bp;
@@ -110,7 +124,12 @@ static int ksym_bp_create(struct ksym_watch *watch,
 	return 0;
 }
 
-static void ksym_bp_release(struct ksym_watch *watch, int cpu)
+/**
+ * ksym_bp_release - unregister a watch's breakpoint on one CPU, if any
+ * @watch: the watch
+ * @cpu:   the CPU
+ */
+void ksym_bp_release(struct ksym_watch *watch, int cpu)
 {
 	struct perf_event **slot = per_cpu_ptr(watch->bps, cpu);
 
@@ -207,7 +226,12 @@ static void ksym_watch_free(struct ksym_watch *watch)
 	kfree(watch);
 }
 
-static void ksym_watch_release_all(struct ksym_watch *watch)
+/**
+ * ksym_watch_release_all - unregister every breakpoint of a watch
+ * @watch: the watch; its hit handlers may run until an RCU grace period
+ *         has passed
+ */
+void ksym_watch_release_all(struct ksym_watch *watch)
 {
 	int cpu;
 
@@ -744,11 +768,14 @@ static int ksym_apply_locked(struct ksym_entry *entries, int nr)
 	return ret;
 }
 
-/*
- * The end of the entry at @p: the next blank, but for spaces and tabs in
- * a cast, "(struct task_struct)init_task.flags:-w-".
+/**
+ * ksym_entry_end - the end of an entry, or of a trigger's parameter
+ * @p: where it starts
+ *
+ * Return: the next blank, but for spaces and tabs in a cast,
+ * "(struct task_struct)init_task.flags:-w-".
  */
-static char *ksym_entry_end(char *p)
+char *ksym_entry_end(char *p)
 {
 	bool in_cast = false;
 
@@ -851,6 +878,7 @@ static int ksym_cpu_online(unsigned int cpu)
 			pr_warn("cannot watch %s on CPU %u: %d\n",
 				watch->spec.target, cpu, ret);
 	}
+	ksym_dyn_cpu_online(cpu);
 	mutex_unlock(&ksym_mutex);
 	return 0;
 }
@@ -862,6 +890,7 @@ static int ksym_cpu_offline(unsigned int cpu)
 	mutex_lock(&ksym_mutex);
 	list_for_each_entry(watch, &ksym_watches, list)
 		ksym_bp_release(watch, cpu);
+	ksym_dyn_cpu_offline(cpu);
 	mutex_unlock(&ksym_mutex);
 	return 0;
 }

@@ -1,0 +1,1289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_ksym_trigger.c - watch objects found at run time: the ksym_watch
+ * and ksym_unwatch event triggers.
+ *
+ *	echo 'ksym_watch:obj.count:-w-' > events/ksym_hitgen/ksym_hitgen_obj_alloc/trigger
+ *	echo 'ksym_unwatch:obj' > events/ksym_hitgen/ksym_hitgen_obj_free/trigger
+ *
+ * When ksym_watch fires, the object whose address the event's FIELD holds
+ * is watched, at the offset its field path names, on every CPU; when
+ * ksym_unwatch fires on another event, the watch of the object its FIELD
+ * holds ends. Hits are ksym_hit events and profile rows like any other.
+ *
+ * A trigger may fire in any context (NMI, hardirq, locks held), so it
+ * never registers a breakpoint: it takes a slot, a wide breakpoint that
+ * was registered when the trigger was created and parked on a word of its
+ * own, and retargets it. The slot is claimed with a cmpxchg, its new
+ * address published with a generation number, and an irq_work on this CPU
+ * queues one on every other online CPU; each moves its own breakpoint with
+ * modify_wide_hw_breakpoint_local(), interrupts off. The CPU that moves
+ * the last one makes the watch live and measures the window from the
+ * trigger. No free slot: the trigger counts a miss and goes on.
+ *
+ * Slot states:
+ *
+ *	OFF --(registered)--> PARKED --(trigger claims)--> CLAIMED
+ *	CLAIMED --(address published)--> ARMING --(every CPU moved)--> LIVE
+ *	ARMING, LIVE --(unwatch, too hot, address refused)--> ENDING
+ *	ENDING --(every CPU parked)--> PARKED
+ *
+ * Triggers are created and freed under event_mutex, where perf's mutexes
+ * may not be taken: the slots' breakpoints are registered and released by
+ * an ordered work item. Until it has run, the trigger counts misses;
+ * opening trace_stat/ksym_triggers waits for it.
+ */
+#define pr_fmt(fmt) "ksym: " fmt
+
+#include <linux/cpu.h>
+#include <linux/ctype.h>
+#include <linux/delay.h>
+#include <linux/irq_work.h>
+#include <linux/mm.h>
+#include <linux/rculist.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <asm/sections.h>
+
+#include "trace.h"
+#include "trace_stat.h"
+#include "trace_ksym.h"
+
+enum ksym_dyn_state {
+	KSYM_DYN_OFF,		/* no breakpoints (yet, or any more) */
+	KSYM_DYN_PARKED,	/* free: breakpoints on @parking */
+	KSYM_DYN_CLAIMED,	/* a trigger is publishing an address */
+	KSYM_DYN_ARMING,	/* the CPUs are moving to it */
+	KSYM_DYN_LIVE,		/* every CPU watches the object */
+	KSYM_DYN_ENDING,	/* the CPUs are moving back to @parking */
+};
+
+struct ksym_trigger;
+
+/**
+ * struct ksym_dyn - a trigger's slot: one object watched at a time
+ * @watch:    the watch: breakpoints, counters and the name events show
+ * @trig:     the trigger it belongs to
+ * @node:     entry in ksym_dyns (RCU; changed under ksym_mutex)
+ * @state:    enum ksym_dyn_state
+ * @obj:      the object's address, kept after the watch ends for the
+ *            profile rows; 0 before the first
+ * @want:     the address the breakpoints are to watch
+ * @gen:      bumped when @want changes (store-release)
+ * @cpu_gen:  the @gen each CPU's breakpoint has taken
+ * @arm_gen:  the @gen that armed the slot for @obj
+ * @cpu_arm:  the @arm_gen each CPU's counters are of
+ * @retired:  each CPU's hits of earlier objects
+ * @fired_ns: local_clock() when the trigger fired, for the window
+ * @bad:      a CPU's breakpoint refused @want (the architecture's check)
+ * @parking:  the word the breakpoints watch while the slot is free;
+ *            nothing touches it
+ */
+struct ksym_dyn {
+	struct ksym_watch	watch;
+	struct ksym_trigger	*trig;
+	struct list_head	node;
+	atomic_t		state;
+	unsigned long		obj;
+	unsigned long		want;
+	unsigned int		gen;
+	unsigned int __percpu	*cpu_gen;
+	unsigned int		arm_gen;
+	unsigned int __percpu	*cpu_arm;
+	unsigned long __percpu	*retired;
+	u64			fired_ns;
+	bool			bad;
+	unsigned long		parking;
+};
+
+/**
+ * struct ksym_trigger - one ksym_watch or ksym_unwatch trigger
+ * @list:      entry in ksym_triggers, under ksym_trigger_mutex
+ * @unwatch:   a ksym_unwatch trigger (no slots)
+ * @call:      the event, whose module (if any) the trigger holds
+ * @event:     "system:event", for the stat file and error_log
+ * @canon:     the trigger's canonical text, without count and filter
+ * @name:      what events and profiles call the watched field:
+ *             "ksym_hitgen_obj.count", or the event field's name
+ * @field_off: where the address is in the event's record
+ * @off:       bytes from the object to the watched field
+ * @len:       bytes watched
+ * @access:    HW_BREAKPOINT_W or _RW
+ * @nr_slots:  slots asked for (ksym_trigger_slots when created)
+ * @slots:     the slots
+ * @nr_live_slots: slots whose breakpoints were registered
+ * @armed:     objects a slot was taken for
+ * @missed:    firings that found no free slot
+ * @refused:   firings whose address is no kernel RAM, or misaligned
+ * @unwatched: watches ended by ksym_unwatch
+ * @too_hot:   watches ended by the hit-rate guard
+ * @window_last: ns from the last firing to its watch live everywhere
+ * @window_max:  the longest such window
+ * @reg_work:  registers the slots' breakpoints
+ * @free_work: releases them and frees the trigger
+ */
+struct ksym_trigger {
+	struct list_head	list;
+	bool			unwatch;
+	struct trace_event_call	*call;
+	char			event[2 * MAX_EVENT_NAME_LEN + 2];
+	char			*canon;
+	char			*name;
+	unsigned int		field_off;
+	unsigned long		off;
+	unsigned int		len;
+	unsigned int		access;
+	int			nr_slots;
+	struct ksym_dyn		*slots[KSYM_TRIGGER_SLOTS_MAX];
+	int			nr_live_slots;
+	atomic_long_t		armed;
+	atomic_long_t		missed;
+	atomic_long_t		refused;
+	atomic_long_t		unwatched;
+	atomic_long_t		too_hot;
+	u64			window_last;
+	u64			window_max;
+	struct work_struct	reg_work;
+	struct work_struct	free_work;
+};
+
+/* Every slot with breakpoints, for the irq_work and the profiles. */
+LIST_HEAD(ksym_dyns);
+
+/* The triggers, for trace_stat/ksym_triggers; a leaf lock. */
+static DEFINE_MUTEX(ksym_trigger_mutex);
+static LIST_HEAD(ksym_triggers);
+
+/* Slots a new ksym_watch trigger takes (tracefs ksym_trigger_slots). */
+static u64 ksym_trigger_slots = 1;
+static u64 ksym_trigger_slots_min = 1;
+static u64 ksym_trigger_slots_max = KSYM_TRIGGER_SLOTS_MAX;
+
+static struct workqueue_struct *ksym_trigger_wq;
+
+/* ------------------------------------------------------------------------
+ * Moving the breakpoints: an irq_work on each CPU.
+ */
+
+static void ksym_dyn_sync_fn(struct irq_work *work);
+static void ksym_dyn_kick_fn(struct irq_work *work);
+
+static DEFINE_PER_CPU(struct irq_work, ksym_dyn_sync_work) =
+	IRQ_WORK_INIT_HARD(ksym_dyn_sync_fn);
+static DEFINE_PER_CPU(struct irq_work, ksym_dyn_kick_work) =
+	IRQ_WORK_INIT_HARD(ksym_dyn_kick_fn);
+
+/* From any context, NMI included: have every CPU look at the slots. */
+static void ksym_dyn_kick(void)
+{
+	irq_work_queue(this_cpu_ptr(&ksym_dyn_kick_work));
+}
+
+/* Hardirq: the other CPUs are asked from here, never from NMI. */
+static void ksym_dyn_kick_fn(struct irq_work *work)
+{
+	int cpu, self = smp_processor_id();
+
+	for_each_online_cpu(cpu)
+		if (cpu != self)
+			irq_work_queue_on(per_cpu_ptr(&ksym_dyn_sync_work, cpu),
+					  cpu);
+	ksym_dyn_sync_fn(NULL);
+}
+
+/*
+ * Publish a new address for the slot's breakpoints, and have them move.
+ * Returns the new generation.
+ */
+static unsigned int ksym_dyn_publish(struct ksym_dyn *d, unsigned long want)
+{
+	unsigned int gen = d->gen + 1;
+
+	WRITE_ONCE(d->want, want);
+	d->fired_ns = local_clock();
+	/* Pairs with ksym_dyn_apply(): @want before the generation. */
+	smp_store_release(&d->gen, gen);
+	return gen;
+}
+
+/*
+ * End the slot's watch, from any context: back to the parking word. Only
+ * one ender wins a slot; the state says what it was.
+ */
+static bool ksym_dyn_end(struct ksym_dyn *d, unsigned long obj)
+{
+	int s;
+
+	for (;;) {
+		s = atomic_read_acquire(&d->state);
+		if (s != KSYM_DYN_ARMING && s != KSYM_DYN_LIVE)
+			return false;
+		if (obj && READ_ONCE(d->obj) != obj)
+			return false;
+		if (atomic_cmpxchg(&d->state, s, KSYM_DYN_ENDING) == s)
+			break;
+	}
+	ksym_dyn_publish(d, (unsigned long)&d->parking);
+	ksym_dyn_kick();
+	return true;
+}
+
+/* The CPUs with a breakpoint of @d have all taken generation @gen. */
+static bool ksym_dyn_settled(struct ksym_dyn *d, unsigned int gen)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (READ_ONCE(*per_cpu_ptr(d->watch.bps, cpu)) &&
+		    READ_ONCE(*per_cpu_ptr(d->cpu_gen, cpu)) != gen)
+			return false;
+	return true;
+}
+
+/* Move to the next state once every CPU has moved its breakpoint. */
+static void ksym_dyn_settle(struct ksym_dyn *d, unsigned int gen)
+{
+	struct ksym_trigger *trig = d->trig;
+	u64 window;
+
+	/* Pairs with ksym_dyn_publish(): a newer address supersedes @gen. */
+	if (smp_load_acquire(&d->gen) != gen || !ksym_dyn_settled(d, gen))
+		return;
+	switch (atomic_read(&d->state)) {
+	case KSYM_DYN_ARMING:
+		if (READ_ONCE(d->bad)) {
+			if (ksym_dyn_end(d, 0))
+				atomic_long_inc(&trig->refused);
+			return;
+		}
+		if (atomic_cmpxchg(&d->state, KSYM_DYN_ARMING,
+				   KSYM_DYN_LIVE) != KSYM_DYN_ARMING)
+			return;
+		window = local_clock() - d->fired_ns;
+		WRITE_ONCE(trig->window_last, window);
+		if (window > READ_ONCE(trig->window_max))
+			WRITE_ONCE(trig->window_max, window);
+		break;
+	case KSYM_DYN_ENDING:
+		WRITE_ONCE(d->bad, false);
+		atomic_cmpxchg(&d->state, KSYM_DYN_ENDING, KSYM_DYN_PARKED);
+		break;
+	}
+}
+
+/*
+ * This CPU's counters start again for a new object (a new arming: a new
+ * object may have the address of the last); what they held is kept in
+ * @retired for the trigger's total. Interrupts are off and only this CPU
+ * writes them.
+ */
+static void ksym_dyn_new_object(struct ksym_dyn *d, unsigned int arm_gen)
+{
+	struct ksym_cpu_stats *stats = this_cpu_ptr(d->watch.stats);
+
+	*this_cpu_ptr(d->retired) += ksym_watch_hits(&d->watch,
+						     smp_processor_id());
+	memset(stats, 0, sizeof(*stats));
+	*this_cpu_ptr(d->cpu_arm) = arm_gen;
+}
+
+/* Bring this CPU's breakpoint of @d to the generation published last. */
+static void ksym_dyn_apply(struct ksym_dyn *d)
+{
+	/* Pairs with ksym_dyn_publish(): @want is that generation's. */
+	unsigned int gen = smp_load_acquire(&d->gen);
+	struct perf_event *bp = *this_cpu_ptr(d->watch.bps);
+	struct perf_event_attr attr;
+	unsigned int arm_gen;
+	unsigned long want;
+
+	if (*this_cpu_ptr(d->cpu_gen) == gen)
+		return;
+	want = READ_ONCE(d->want);
+	arm_gen = READ_ONCE(d->arm_gen);
+	if (bp) {
+		if (*this_cpu_ptr(d->cpu_arm) != arm_gen)
+			ksym_dyn_new_object(d, arm_gen);
+		attr = bp->attr;
+		attr.bp_addr = want;
+		if (modify_wide_hw_breakpoint_local(bp, &attr))
+			WRITE_ONCE(d->bad, true);
+	}
+	WRITE_ONCE(*this_cpu_ptr(d->cpu_gen), gen);
+	ksym_dyn_settle(d, gen);
+}
+
+static void ksym_dyn_sync_fn(struct irq_work *work)
+{
+	struct ksym_dyn *d;
+
+	/* Interrupts are off: an RCU read-side section. */
+	list_for_each_entry_rcu(d, &ksym_dyns, node)
+		ksym_dyn_apply(d);
+}
+
+/* ------------------------------------------------------------------------
+ * The triggers: from the tracepoint, any context.
+ */
+
+/*
+ * What a trigger may watch, checked without a lock and without sleeping:
+ * kernel RAM (the direct map or the kernel image; no vmalloc or device
+ * memory, no user address), not the freed init sections, and aligned.
+ */
+static bool ksym_dyn_addr_ok(unsigned long addr, unsigned int len)
+{
+	return IS_ALIGNED(addr, len) && virt_addr_valid((void *)addr) &&
+	       virt_addr_valid((void *)(addr + len - 1)) &&
+	       !init_section_intersects((void *)addr, len);
+}
+
+static unsigned long ksym_trigger_field(struct ksym_trigger *trig, void *rec)
+{
+	return *(unsigned long *)(rec + trig->field_off);
+}
+
+static void ksym_watch_trigger(struct event_trigger_data *data,
+			       struct trace_buffer *buffer, void *rec,
+			       struct ring_buffer_event *rbe)
+{
+	struct ksym_trigger *trig = data->private_data;
+	unsigned long obj, addr;
+	struct ksym_dyn *d;
+	int i, s;
+
+	if (!rec)
+		return;
+	obj = ksym_trigger_field(trig, rec);
+	addr = obj + trig->off;
+	if (!obj || addr < obj || !ksym_dyn_addr_ok(addr, trig->len)) {
+		atomic_long_inc(&trig->refused);
+		return;
+	}
+	/* An object already watched by this trigger is not watched twice. */
+	for (i = 0; i < trig->nr_slots; i++) {
+		d = trig->slots[i];
+		s = atomic_read_acquire(&d->state);
+		if ((s == KSYM_DYN_ARMING || s == KSYM_DYN_LIVE) &&
+		    READ_ONCE(d->obj) == obj)
+			return;
+	}
+	for (i = 0; i < trig->nr_slots; i++) {
+		d = trig->slots[i];
+		if (atomic_cmpxchg(&d->state, KSYM_DYN_PARKED,
+				   KSYM_DYN_CLAIMED) == KSYM_DYN_PARKED)
+			goto claimed;
+	}
+	atomic_long_inc(&trig->missed);
+	return;
+
+claimed:
+	WRITE_ONCE(d->obj, obj);
+	WRITE_ONCE(d->arm_gen, d->gen + 1);
+	ksym_dyn_publish(d, addr);
+	atomic_set_release(&d->state, KSYM_DYN_ARMING);
+	atomic_long_inc(&trig->armed);
+	ksym_dyn_kick();
+}
+
+static void ksym_unwatch_trigger(struct event_trigger_data *data,
+				 struct trace_buffer *buffer, void *rec,
+				 struct ring_buffer_event *rbe)
+{
+	struct ksym_trigger *trig = data->private_data;
+	unsigned long obj;
+	struct ksym_dyn *d;
+
+	if (!rec)
+		return;
+	obj = ksym_trigger_field(trig, rec);
+	if (!obj)
+		return;
+	/* Tracepoints run with preemption off: an RCU read-side section. */
+	list_for_each_entry_rcu(d, &ksym_dyns, node)
+		if (ksym_dyn_end(d, obj))
+			atomic_long_inc(&d->trig->unwatched);
+}
+
+/**
+ * ksym_dyn_too_hot - from the hit path: end a trigger's watch that is hot
+ * @dyn: the slot
+ *
+ * NMI-safe. The slot goes back to its parking word and serves the next
+ * object; the trigger's too_hot count says why.
+ */
+void ksym_dyn_too_hot(struct ksym_dyn *dyn)
+{
+	if (ksym_dyn_end(dyn, 0))
+		atomic_long_inc(&dyn->trig->too_hot);
+}
+
+/**
+ * ksym_dyn_object - the object a slot watches or watched last
+ * @dyn:  the slot
+ * @live: set if it is watched now
+ *
+ * Return: its address, 0 if the slot never had one.
+ */
+unsigned long ksym_dyn_object(const struct ksym_dyn *dyn, bool *live)
+{
+	*live = atomic_read(&dyn->state) == KSYM_DYN_LIVE;
+	return READ_ONCE(dyn->obj);
+}
+
+/**
+ * ksym_dyn_next_watch - the next slot that has watched an object
+ * @prev: a slot's watch, or NULL for the first
+ *
+ * For the profiles, under ksym_mutex.
+ *
+ * Return: the watch, or NULL after the last.
+ */
+struct ksym_watch *ksym_dyn_next_watch(struct ksym_watch *prev)
+{
+	struct ksym_dyn *d;
+
+	lockdep_assert_held(&ksym_mutex);
+	d = prev ? list_next_entry(prev->dyn, node) :
+		   list_first_entry(&ksym_dyns, struct ksym_dyn, node);
+	for (; !list_entry_is_head(d, &ksym_dyns, node);
+	     d = list_next_entry(d, node))
+		if (READ_ONCE(d->obj))
+			return &d->watch;
+	return NULL;
+}
+
+/* A count, as the tracing core's: the number of firings left, or -1. */
+static bool ksym_trigger_count(struct event_trigger_data *data,
+			       struct trace_buffer *buffer, void *rec,
+			       struct ring_buffer_event *rbe)
+{
+	if (!data->count)
+		return false;
+	if (data->count != -1)
+		(data->count)--;
+	return true;
+}
+
+/**
+ * ksym_trigger_settle - wait until the watches of an object stop moving
+ * @obj: the object's address
+ *
+ * For the hit generator, after it emitted the event that names @obj:
+ * waits (up to a second) until each slot that took @obj is live or
+ * parked again, so that what it does next is watched exactly, or not.
+ * Process context, no lock held.
+ *
+ * Return: true if a watch of @obj is live.
+ */
+bool ksym_trigger_settle(unsigned long obj)
+{
+	bool moving, live;
+	struct ksym_dyn *d;
+	int i, s;
+
+	for (i = 0; i < 10000; i++) {
+		moving = false;
+		live = false;
+		rcu_read_lock();
+		list_for_each_entry_rcu(d, &ksym_dyns, node) {
+			if (READ_ONCE(d->obj) != obj)
+				continue;
+			s = atomic_read_acquire(&d->state);
+			moving |= s == KSYM_DYN_CLAIMED ||
+				  s == KSYM_DYN_ARMING ||
+				  s == KSYM_DYN_ENDING;
+			live |= s == KSYM_DYN_LIVE;
+		}
+		rcu_read_unlock();
+		if (!moving)
+			return live;
+		usleep_range(50, 100);
+	}
+	return false;
+}
+EXPORT_SYMBOL_GPL(ksym_trigger_settle);
+
+/**
+ * ksym_trigger_sync - wait until triggers just set have their slots
+ *
+ * Process context, no lock held: the slots are registered by a work item.
+ */
+void ksym_trigger_sync(void)
+{
+	flush_workqueue(ksym_trigger_wq);
+}
+EXPORT_SYMBOL_GPL(ksym_trigger_sync);
+
+/* ------------------------------------------------------------------------
+ * Slots: registered and released by ksym_trigger_wq.
+ */
+
+static void ksym_dyn_free(struct ksym_dyn *d)
+{
+	if (!d)
+		return;
+	free_percpu(d->watch.bps);
+	free_percpu(d->watch.stats);
+	free_percpu(d->cpu_gen);
+	free_percpu(d->cpu_arm);
+	free_percpu(d->retired);
+	kfree(d);
+}
+
+static struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig,
+				       const char *name)
+{
+	struct ksym_dyn *d = kzalloc(sizeof(*d), GFP_KERNEL);
+	struct ksym_spec *spec;
+
+	if (!d)
+		return NULL;
+	d->watch.bps = alloc_percpu(struct perf_event *);
+	d->watch.stats = alloc_percpu(struct ksym_cpu_stats);
+	d->cpu_gen = alloc_percpu(unsigned int);
+	d->cpu_arm = alloc_percpu(unsigned int);
+	d->retired = alloc_percpu(unsigned long);
+	if (!d->watch.bps || !d->watch.stats || !d->cpu_gen || !d->cpu_arm ||
+	    !d->retired) {
+		ksym_dyn_free(d);
+		return NULL;
+	}
+	d->trig = trig;
+	d->watch.dyn = d;
+	d->want = (unsigned long)&d->parking;
+	spec = &d->watch.spec;
+	spec->addr = d->want;
+	spec->len = trig->len;
+	spec->access = trig->access;
+	spec->all_cpus = true;
+	spec->has_value = true;
+	strscpy(spec->target, name, sizeof(spec->target));
+	spec->name_len = strlen(spec->target) + 1;
+	return d;
+}
+
+/* This CPU's breakpoint of a slot, at the slot's address now. */
+static int ksym_dyn_bp_create(struct ksym_dyn *d, int cpu)
+{
+	/* Pairs with ksym_dyn_publish(): @want is that generation's. */
+	unsigned int gen = smp_load_acquire(&d->gen);
+	int ret;
+
+	d->watch.spec.addr = READ_ONCE(d->want);
+	ret = ksym_bp_create(&d->watch, &d->watch.spec, cpu, false);
+	if (!ret)
+		WRITE_ONCE(*per_cpu_ptr(d->cpu_gen, cpu), gen);
+	return ret;
+}
+
+/**
+ * ksym_dyn_cpu_online - give a CPU that came online its slot breakpoints
+ * @cpu: the CPU
+ *
+ * Called with ksym_mutex held. A slot that cannot get one on @cpu watches
+ * the other CPUs, as a watch of ksym_trace_filter does.
+ */
+void ksym_dyn_cpu_online(unsigned int cpu)
+{
+	struct ksym_dyn *d;
+	int ret;
+
+	lockdep_assert_held(&ksym_mutex);
+	list_for_each_entry(d, &ksym_dyns, node) {
+		ret = ksym_dyn_bp_create(d, cpu);
+		if (ret)
+			pr_warn("cannot watch %s on CPU %u: %d\n",
+				d->watch.spec.target, cpu, ret);
+	}
+}
+
+/**
+ * ksym_dyn_cpu_offline - drop a CPU's slot breakpoints
+ * @cpu: the CPU going down
+ *
+ * Called with ksym_mutex held.
+ */
+void ksym_dyn_cpu_offline(unsigned int cpu)
+{
+	struct ksym_dyn *d;
+
+	lockdep_assert_held(&ksym_mutex);
+	list_for_each_entry(d, &ksym_dyns, node)
+		ksym_bp_release(&d->watch, cpu);
+}
+
+static void ksym_trigger_reg_workfn(struct work_struct *work)
+{
+	struct ksym_trigger *trig = container_of(work, struct ksym_trigger,
+						 reg_work);
+	struct ksym_dyn *d;
+	int i, cpu, ret = 0;
+
+	cpus_read_lock();
+	mutex_lock(&ksym_mutex);
+	for (i = 0; i < trig->nr_slots; i++) {
+		d = trig->slots[i];
+		for_each_online_cpu(cpu) {
+			ret = ksym_dyn_bp_create(d, cpu);
+			if (ret)
+				break;
+		}
+		if (ret) {
+			ksym_watch_release_all(&d->watch);
+			break;
+		}
+		list_add_tail_rcu(&d->node, &ksym_dyns);
+		trig->nr_live_slots++;
+		atomic_set_release(&d->state, KSYM_DYN_PARKED);
+	}
+	mutex_unlock(&ksym_mutex);
+	cpus_read_unlock();
+	if (ret) {
+		pr_warn("%s: %s: %d of %d slots: %d\n", trig->event, trig->canon,
+			trig->nr_live_slots, trig->nr_slots, ret);
+		ksym_log_at(NULL, trig->event, trig->canon, KSYM_ERR_T_NO_SLOT,
+			    0);
+	}
+}
+
+static void ksym_trigger_free_workfn(struct work_struct *work)
+{
+	struct ksym_trigger *trig = container_of(work, struct ksym_trigger,
+						 free_work);
+	struct ksym_dyn *d;
+	int i;
+
+	mutex_lock(&ksym_mutex);
+	for (i = 0; i < trig->nr_slots; i++) {
+		d = trig->slots[i];
+		if (atomic_xchg(&d->state, KSYM_DYN_OFF) != KSYM_DYN_OFF)
+			list_del_rcu(&d->node);
+	}
+	mutex_unlock(&ksym_mutex);
+	/* Triggers and irq_works that may still see the slots are done. */
+	synchronize_rcu();
+	for (i = 0; i < trig->nr_slots; i++)
+		ksym_watch_release_all(&trig->slots[i]->watch);
+	/* And so are the hit handlers of their breakpoints. */
+	synchronize_rcu();
+	for (i = 0; i < trig->nr_slots; i++)
+		ksym_dyn_free(trig->slots[i]);
+	kfree(trig->canon);
+	kfree(trig->name);
+	kfree(trig);
+}
+
+/* ------------------------------------------------------------------------
+ * Parsing: ksym_watch:[(struct TYPE)]FIELD[PATH][+OFFSET][/LEN]:ACCESS[:N]
+ * and ksym_unwatch:FIELD[:N], each with an optional "if FILTER".
+ */
+
+/* "struct foo", from a field's type "struct foo *" or "const struct foo *". */
+static bool ksym_field_struct(const char *type, char *out, size_t size)
+{
+	const char *p = type, *end;
+
+	if (str_has_prefix(p, "const "))
+		p += strlen("const ");
+	if (!str_has_prefix(p, "struct ") && !str_has_prefix(p, "union "))
+		return false;
+	end = strchr(p, '*');
+	if (!end || strchr(end + 1, '*'))
+		return false;
+	while (end > p && end[-1] == ' ')
+		end--;
+	if (end - p >= size)
+		return false;
+	strscpy(out, p, end - p + 1);
+	return true;
+}
+
+/*
+ * Parse @param (at @pos in the command, for the caret) for @file's event
+ * into @trig; on error, @e->err and @e->err_pos say what and where.
+ */
+static int ksym_trigger_parse_param(struct ksym_entry *e,
+				    struct trace_event_file *file,
+				    char *param, int pos,
+				    struct ksym_trigger *trig, char **count)
+{
+	struct ksym_target *t __free(kfree) = kzalloc(sizeof(*t), GFP_KERNEL);
+	char type[KSYM_NAME_LEN], *p = param, *field, *path, *colon, *slash;
+	char *plus, *name __free(kfree) = kzalloc(KSYM_TARGET_MAX, GFP_KERNEL);
+	const char *cast = "", *cast_end = "";
+	struct ftrace_event_field *f;
+	unsigned long size = 0, off = 0, nr;
+	int n, ret, field_pos, len_pos = 0;
+	unsigned int len = 0;
+
+	*count = NULL;
+	if (!t || !name)
+		return ksym_entry_fail(e, KSYM_ERR_NO_MEM, pos, -ENOMEM);
+	if (!trig->unwatch && *p == '(') {
+		n = ksym_parse_cast(e, p, pos, t);
+		if (n < 0)
+			return n;
+		p += n;
+	}
+	/* FIELD: an identifier, as in the event's format. */
+	field = p;
+	field_pos = pos + (p - param);
+	while (isalnum(*p) || *p == '_')
+		p++;
+	if (p == field || isdigit(*field))
+		return ksym_entry_fail(e, KSYM_ERR_T_SYNTAX, field_pos,
+				       -EINVAL);
+	path = p;
+	colon = strchr(p, ':');
+	if (trig->unwatch) {
+		if (*p && *p != ':')
+			return ksym_entry_fail(e, KSYM_ERR_T_SYNTAX,
+					       pos + (p - param), -EINVAL);
+		if (colon)
+			*count = colon + 1;
+	} else {
+		unsigned int access;
+
+		if (!colon)
+			return ksym_entry_fail(e, KSYM_ERR_T_SYNTAX,
+					       pos + strlen(param), -EINVAL);
+		*colon = '\0';
+		p = colon + 1;
+		colon = strchr(p, ':');
+		if (colon) {
+			*colon = '\0';
+			*count = colon + 1;
+		}
+		if (ksym_parse_access(p, &access))
+			return ksym_entry_fail(e, KSYM_ERR_BAD_ACCESS,
+					       pos + (p - param), -EINVAL);
+		if (access != KSYM_ACCESS_W && access != KSYM_ACCESS_RW)
+			return ksym_entry_fail(e, KSYM_ERR_T_DATA_ONLY,
+					       pos + (p - param), -EINVAL);
+		trig->access = access;
+		slash = strchr(path, '/');
+		if (slash) {
+			*slash = '\0';
+			len_pos = pos + (slash + 1 - param);
+			if (kstrtouint(slash + 1, 0, &len) ||
+			    (len != 1 && len != 2 && len != 4 && len != 8))
+				return ksym_entry_fail(e, KSYM_ERR_BAD_LEN,
+						       pos + (slash + 1 - param),
+						       -EINVAL);
+		}
+		plus = strchr(path, '+');
+		if (plus) {
+			*plus = '\0';
+			if (kstrtoul(plus + 1, 0, &off) || off > PAGE_SIZE)
+				return ksym_entry_fail(e, KSYM_ERR_BAD_OFFSET,
+						       pos + (plus + 1 - param),
+						       -EINVAL);
+		}
+	}
+	if (*count && (kstrtoul(*count, 0, &nr) || nr > LONG_MAX))
+		return ksym_entry_fail(e, KSYM_ERR_T_BAD_COUNT,
+				       pos + (*count - param), -EINVAL);
+
+	n = *path;
+	*path = '\0';
+	f = trace_find_event_field(file->event_call, field);
+	*path = n;
+	if (!f)
+		return ksym_entry_fail(e, KSYM_ERR_T_NO_FIELD, field_pos,
+				       -ENOENT);
+	if (f->size != sizeof(long) ||
+	    (f->filter_type != FILTER_OTHER &&
+	     f->filter_type != FILTER_PTR_STRING))
+		return ksym_entry_fail(e, KSYM_ERR_T_NOT_ADDR, field_pos,
+				       -EINVAL);
+	trig->field_off = f->offset;
+	if (trig->unwatch) {
+		trig->canon = kstrdup(f->name, GFP_KERNEL);
+		return trig->canon ? 0 : -ENOMEM;
+	}
+
+	/* The type: the cast, or the field's own "struct foo *". */
+	if (!t->cast && ksym_field_struct(f->type, type, sizeof(type)))
+		t->cast = type;
+	if (!t->cast && *path)
+		return ksym_entry_fail(e, KSYM_ERR_T_NEED_TYPE,
+				       pos + (path - param), -EINVAL);
+	if (t->cast) {
+		t->path = path;
+		t->path_pos = pos + (path - param);
+		ret = ksym_btf_resolve_type(e, t);
+		if (ret)
+			return ret;
+		size = t->size;
+		/* Events and profiles name the type and the path. */
+		scnprintf(name, KSYM_TARGET_MAX, "%s%s",
+			  strchr(t->cast, ' ') + 1, t->canon);
+	} else {
+		strscpy(name, f->name, KSYM_TARGET_MAX);
+	}
+	trig->off = t->off + off;
+	if (off) {
+		size = 0;
+		n = strlen(name);
+		scnprintf(name + n, KSYM_TARGET_MAX - n, "+0x%lx", off);
+	}
+	if (len && size && len > size)
+		return ksym_entry_fail(e, KSYM_ERR_LEN_TOO_BIG, len_pos,
+				       -EINVAL);
+	if (!len)
+		len = ksym_default_len(trig->off, size);
+	if (!len)
+		return ksym_entry_fail(e, KSYM_ERR_NEED_LEN, field_pos, -EINVAL);
+	trig->len = len;
+
+	/* Canonical: the cast only where the field does not give it. */
+	if (t->cast && t->cast != type) {
+		cast = t->cast;
+		cast_end = ")";
+	}
+	trig->canon = kasprintf(GFP_KERNEL, "%s%s%s%s%s%s/%u:%s",
+				*cast ? "(" : "", cast, cast_end, f->name,
+				t->canon, strchr(name, '+') ?: "", len,
+				ksym_access_str(trig->access));
+	if (!trig->canon)
+		return -ENOMEM;
+	trig->name = no_free_ptr(name);
+	return 0;
+}
+
+static void ksym_trigger_destroy(struct ksym_trigger *trig)
+{
+	int i;
+
+	for (i = 0; i < trig->nr_slots; i++)
+		ksym_dyn_free(trig->slots[i]);
+	kfree(trig->canon);
+	kfree(trig->name);
+	kfree(trig);
+}
+
+/*
+ * Only one of each trigger text per event; matched by that text. With
+ * @shown, @canon may also be the start of the trigger as its file shows it,
+ * count included: the ftrace selftests remove triggers by writing back what
+ * they read, up to the first '['.
+ */
+static struct event_trigger_data *
+ksym_trigger_find(struct trace_event_file *file, struct event_command *cmd,
+		  const char *canon, bool shown)
+{
+	struct event_trigger_data *data;
+	struct ksym_trigger *trig;
+	char count[32];
+	size_t n;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops != cmd)
+			continue;
+		trig = data->private_data;
+		if (!strcmp(trig->canon, canon))
+			return data;
+		n = strlen(trig->canon);
+		if (!shown || strncmp(trig->canon, canon, min(n, strlen(canon))))
+			continue;
+		if (strlen(canon) <= n)
+			return data;
+		if (data->count == -1)
+			strscpy(count, ":unlimited", sizeof(count));
+		else
+			snprintf(count, sizeof(count), ":count=%ld",
+				 data->count);
+		if (str_has_prefix(count, canon + n))
+			return data;
+	}
+	return NULL;
+}
+
+static int ksym_trigger_reg(char *glob, struct event_trigger_data *data,
+			    struct trace_event_file *file)
+{
+	struct ksym_trigger *trig = data->private_data;
+	int ret;
+
+	if (ksym_trigger_find(file, data->cmd_ops, trig->canon, false))
+		return -EEXIST;
+	if (data->cmd_ops->init) {
+		ret = data->cmd_ops->init(data);
+		if (ret < 0)
+			return ret;
+	}
+	list_add_rcu(&data->list, &file->triggers);
+	update_cond_flag(file);
+	ret = trace_event_trigger_enable_disable(file, 1);
+	if (ret < 0) {
+		list_del_rcu(&data->list);
+		update_cond_flag(file);
+	}
+	return ret;
+}
+
+static void ksym_trigger_unreg(char *glob, struct event_trigger_data *test,
+			       struct trace_event_file *file)
+{
+	struct ksym_trigger *trig = test->private_data;
+	struct event_trigger_data *data;
+
+	data = ksym_trigger_find(file, test->cmd_ops, trig->canon, false);
+	if (!data)
+		return;
+	list_del_rcu(&data->list);
+	trace_event_trigger_enable_disable(file, 0);
+	update_cond_flag(file);
+	if (data->cmd_ops->free)
+		data->cmd_ops->free(data);
+}
+
+static int ksym_trigger_init_data(struct event_trigger_data *data)
+{
+	data->ref++;
+	return 0;
+}
+
+/*
+ * The last reference: the trigger is off the event's list. Its slots are
+ * released by the work item, after the triggers still running are done.
+ */
+static void ksym_trigger_free_data(struct event_trigger_data *data)
+{
+	struct ksym_trigger *trig = data->private_data;
+
+	if (WARN_ON_ONCE(data->ref <= 0))
+		return;
+	if (--data->ref)
+		return;
+	mutex_lock(&ksym_trigger_mutex);
+	list_del(&trig->list);
+	mutex_unlock(&ksym_trigger_mutex);
+	trace_event_put_ref(trig->call);
+	queue_work(ksym_trigger_wq, &trig->free_work);
+	trigger_data_free(data);
+}
+
+static int ksym_trigger_print(struct seq_file *m,
+			      struct event_trigger_data *data)
+{
+	struct ksym_trigger *trig = data->private_data;
+
+	seq_printf(m, "%s:%s", data->cmd_ops->name, trig->canon);
+	if (data->count == -1)
+		seq_puts(m, ":unlimited");
+	else
+		seq_printf(m, ":count=%ld", data->count);
+	if (data->filter_str)
+		seq_printf(m, " if %s\n", data->filter_str);
+	else
+		seq_putc(m, '\n');
+	return 0;
+}
+
+static int ksym_trigger_parse(struct event_command *cmd_ops,
+			      struct trace_event_file *file, char *glob,
+			      char *cmd, char *param_and_filter)
+{
+	bool remove = event_trigger_check_remove(glob);
+	struct trace_event_call *call = file->event_call;
+	struct event_trigger_data *data = NULL;
+	struct ksym_entry *e __free(kfree) = kzalloc(sizeof(*e), GFP_KERNEL);
+	struct ksym_trigger *trig;
+	char *text, *param, *filter, *end, *count;
+	int i = 0, pos, ret;
+
+	lockdep_assert_held(&event_mutex);
+	/* For error_log: the command as written, the caret in it. */
+	text = kasprintf(GFP_KERNEL, "%s:%s", glob,
+			 param_and_filter ? param_and_filter : "");
+	trig = kzalloc(sizeof(*trig), GFP_KERNEL);
+	if (!text || !trig || !e) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	e->err = -1;
+	pos = strlen(glob) + 1;
+	trig->unwatch = cmd_ops->trigger == ksym_unwatch_trigger;
+	snprintf(trig->event, sizeof(trig->event), "%s:%s",
+		 call->class->system, trace_event_name(call));
+	INIT_LIST_HEAD(&trig->list);
+	INIT_WORK(&trig->reg_work, ksym_trigger_reg_workfn);
+	INIT_WORK(&trig->free_work, ksym_trigger_free_workfn);
+
+	param = param_and_filter;
+	if (!param || !*param) {
+		ret = ksym_entry_fail(e, KSYM_ERR_T_SYNTAX, pos, -EINVAL);
+		goto out_log;
+	}
+	/* It ends at a blank, but for blanks in a cast. */
+	end = ksym_entry_end(param);
+	filter = *end ? skip_spaces(end + 1) : NULL;
+	*end = '\0';
+	if (filter && !*filter)
+		filter = NULL;
+
+	/* Removal: the trigger as its file shows it, or as it was set. */
+	if (remove) {
+		struct event_trigger_data *found;
+
+		found = ksym_trigger_find(file, cmd_ops, param, true);
+		if (!found) {
+			ret = ksym_trigger_parse_param(e, file, param, pos,
+						       trig, &count);
+			if (ret)
+				goto out_log;
+			found = ksym_trigger_find(file, cmd_ops, trig->canon,
+						  false);
+		}
+		if (!found) {
+			ret = ksym_entry_fail(e, KSYM_ERR_T_NOT_FOUND, pos,
+					      -ENOENT);
+			goto out_log;
+		}
+		kfree(trig->canon);
+		trig->canon = kstrdup(((struct ksym_trigger *)
+				       found->private_data)->canon, GFP_KERNEL);
+		if (trig->canon) {
+			struct event_trigger_data test = {
+				.cmd_ops = cmd_ops, .private_data = trig,
+			};
+
+			event_trigger_unregister(cmd_ops, file, glob + 1, &test);
+		}
+		ret = trig->canon ? 0 : -ENOMEM;
+		goto out_free;
+	}
+
+	ret = ksym_trigger_parse_param(e, file, param, pos, trig, &count);
+	if (ret)
+		goto out_log;
+	if (ksym_trigger_find(file, cmd_ops, trig->canon, false)) {
+		ret = ksym_entry_fail(e, KSYM_ERR_T_EXISTS, pos, -EEXIST);
+		goto out_log;
+	}
+
+	/* The slots, parked until their breakpoints are registered. */
+	if (!trig->unwatch) {
+		mutex_lock(&ksym_trigger_mutex);
+		trig->nr_slots = ksym_trigger_slots;
+		mutex_unlock(&ksym_trigger_mutex);
+		for (i = 0; i < trig->nr_slots; i++) {
+			trig->slots[i] = ksym_dyn_alloc(trig, trig->name);
+			if (!trig->slots[i])
+				break;
+		}
+	}
+	if (i < trig->nr_slots) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	ret = -ENOMEM;
+	data = trigger_data_alloc(cmd_ops, cmd, count, trig);
+	if (!data)
+		goto out_free;
+	if (count && kstrtol(count, 0, &data->count)) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+	ret = event_trigger_set_filter(cmd_ops, file, filter, data);
+	if (ret < 0)
+		goto out_free;
+	/*
+	 * The module of the event stays while the trigger is on it: its
+	 * tracepoint must lose this probe before the module goes (the core
+	 * leaves a soft-enabled event's probe at unload), and its BTF types
+	 * name the watches.
+	 */
+	if (!trace_event_try_get_ref(call)) {
+		ret = -ENODEV;
+		goto out_free;
+	}
+	trig->call = call;
+	/* Held across registration, as event_trigger_parse() does. */
+	ksym_trigger_init_data(data);
+	ret = event_trigger_register(cmd_ops, file, glob, data);
+	if (ret) {
+		data->ref--;
+		trace_event_put_ref(call);
+		event_trigger_reset_filter(cmd_ops, data);
+		goto out_free;
+	}
+	mutex_lock(&ksym_trigger_mutex);
+	list_add_tail(&trig->list, &ksym_triggers);
+	mutex_unlock(&ksym_trigger_mutex);
+	if (trig->nr_slots)
+		queue_work(ksym_trigger_wq, &trig->reg_work);
+	/* Drop the reference taken above: the event's list holds one. */
+	ksym_trigger_free_data(data);
+	kfree(text);
+	return 0;
+
+out_log:
+	if (e->err >= 0)
+		ksym_log_at(file->tr, trig ? trig->event : "ksym_watch", text,
+			    e->err, e->err_pos);
+out_free:
+	if (data)
+		trigger_data_free(data);
+	if (trig) {
+		/* Slots not allocated yet are NULL. */
+		trig->nr_slots = i;
+		ksym_trigger_destroy(trig);
+	}
+	kfree(text);
+	return ret;
+}
+
+/* The two commands differ in their name and what they do when they fire. */
+#define KSYM_TRIGGER_CMD(_name, _fn)					\
+	{								\
+		.name		= _name,				\
+		.trigger_type	= ETT_NONE,				\
+		.flags		= EVENT_CMD_FL_NEEDS_REC,		\
+		.parse		= ksym_trigger_parse,			\
+		.reg		= ksym_trigger_reg,			\
+		.unreg		= ksym_trigger_unreg,			\
+		.set_filter	= set_trigger_filter,			\
+		.trigger	= _fn,					\
+		.count_func	= ksym_trigger_count,			\
+		.init		= ksym_trigger_init_data,		\
+		.free		= ksym_trigger_free_data,		\
+		.print		= ksym_trigger_print,			\
+	}
+
+static struct event_command ksym_watch_cmd =
+	KSYM_TRIGGER_CMD("ksym_watch", ksym_watch_trigger);
+static struct event_command ksym_unwatch_cmd =
+	KSYM_TRIGGER_CMD("ksym_unwatch", ksym_unwatch_trigger);
+
+/* ------------------------------------------------------------------------
+ * trace_stat/ksym_triggers: what each trigger did.
+ */
+
+struct ksym_trigger_row {
+	struct ksym_trigger_row	*next;
+	char		event[2 * MAX_EVENT_NAME_LEN + 2];
+	char		what[KSYM_ENTRY_MAX];
+	int		slots, nr_slots;
+	unsigned long	armed, missed, refused, unwatched, too_hot, hits;
+	int		live;
+	u64		window_last, window_max;
+};
+
+static void ksym_trigger_row_fill(struct ksym_trigger_row *row,
+				  struct ksym_trigger *trig)
+{
+	struct ksym_dyn *d;
+	int i, cpu;
+
+	strscpy(row->event, trig->event, sizeof(row->event));
+	snprintf(row->what, sizeof(row->what), "%s:%s",
+		 trig->unwatch ? "ksym_unwatch" : "ksym_watch", trig->canon);
+	row->slots = READ_ONCE(trig->nr_live_slots);
+	row->nr_slots = trig->nr_slots;
+	row->armed = atomic_long_read(&trig->armed);
+	row->missed = atomic_long_read(&trig->missed);
+	row->refused = atomic_long_read(&trig->refused);
+	row->unwatched = atomic_long_read(&trig->unwatched);
+	row->too_hot = atomic_long_read(&trig->too_hot);
+	row->window_last = READ_ONCE(trig->window_last);
+	row->window_max = READ_ONCE(trig->window_max);
+	for (i = 0; i < trig->nr_slots; i++) {
+		d = trig->slots[i];
+		row->live += atomic_read(&d->state) == KSYM_DYN_LIVE;
+		for_each_possible_cpu(cpu)
+			row->hits += READ_ONCE(*per_cpu_ptr(d->retired, cpu)) +
+				     ksym_watch_hits(&d->watch, cpu);
+	}
+}
+
+static void *ksym_trigger_stat_start(struct tracer_stat *trace)
+{
+	struct ksym_trigger_row *head = NULL, **tail = &head, *row;
+	struct ksym_trigger *trig;
+
+	/* Triggers just set: their slots first. */
+	ksym_trigger_sync();
+	mutex_lock(&ksym_trigger_mutex);
+	list_for_each_entry(trig, &ksym_triggers, list) {
+		row = kzalloc(sizeof(*row), GFP_KERNEL);
+		if (!row)
+			break;
+		ksym_trigger_row_fill(row, trig);
+		*tail = row;
+		tail = &row->next;
+	}
+	mutex_unlock(&ksym_trigger_mutex);
+	return head;
+}
+
+static void *ksym_trigger_stat_next(void *prev, int idx)
+{
+	return ((struct ksym_trigger_row *)prev)->next;
+}
+
+static void ksym_trigger_stat_release(void *stat)
+{
+	kfree(stat);
+}
+
+static int ksym_trigger_stat_headers(struct seq_file *m)
+{
+	seq_puts(m, "# Event  Trigger  Slots  Armed  Missed  Refused  Unwatched  TooHot  Live  Hits  Window(last/max ns)\n");
+	return 0;
+}
+
+static int ksym_trigger_stat_show(struct seq_file *m, void *v)
+{
+	struct ksym_trigger_row *row = v;
+
+	seq_printf(m, "%s  %s  %d/%d  %lu  %lu  %lu  %lu  %lu  %d  %lu  %llu/%llu\n",
+		   row->event, row->what, row->slots, row->nr_slots,
+		   row->armed, row->missed, row->refused, row->unwatched,
+		   row->too_hot, row->live, row->hits, row->window_last,
+		   row->window_max);
+	return 0;
+}
+
+static struct tracer_stat ksym_trigger_stat = {
+	.name		= "ksym_triggers",
+	.stat_start	= ksym_trigger_stat_start,
+	.stat_next	= ksym_trigger_stat_next,
+	.stat_show	= ksym_trigger_stat_show,
+	.stat_release	= ksym_trigger_stat_release,
+	.stat_headers	= ksym_trigger_stat_headers,
+};
+
+static struct trace_min_max_param ksym_trigger_slots_param = {
+	.lock	= &ksym_trigger_mutex,
+	.val	= &ksym_trigger_slots,
+	.min	= &ksym_trigger_slots_min,
+	.max	= &ksym_trigger_slots_max,
+};
+
+/**
+ * ksym_trigger_init - register the triggers and their files
+ *
+ * Return: 0, or the first error.
+ */
+int __init ksym_trigger_init(void)
+{
+	int ret;
+
+	ksym_trigger_wq = alloc_ordered_workqueue("ksym_trigger", 0);
+	if (!ksym_trigger_wq)
+		return -ENOMEM;
+	ret = register_event_command(&ksym_watch_cmd);
+	if (!ret)
+		ret = register_event_command(&ksym_unwatch_cmd);
+	if (ret)
+		return ret;
+	trace_create_file("ksym_trigger_slots", TRACE_MODE_WRITE, NULL,
+			  &ksym_trigger_slots_param, &trace_min_max_fops);
+	return register_stat_tracer(&ksym_trigger_stat);
+}
