@@ -7,10 +7,13 @@
 #                   DEBUG_OBJECTS, kmemleak) in build/obj-debug, long fuzz and storm
 #   make selftest TESTDIR=/abs/dir   run that directory's .tc files in the same VM
 #   make vm         the same VM with an interactive shell on the serial console
-#   make bench      cost of a watched access per configuration, next to perf's,
-#                   and its growth (build/bench.txt, build/bench.svg)
+#   make bench      cost of a watched access per configuration, next to perf's
+#                   and bpftrace's, and its growth, on the test kernel and on a
+#                   production-like one (build/obj-prod) (build/bench.txt, .svg)
 #   make bench-profile  instructions of one hit per function, ksym and perf
 #                   (gdb single-steps it in the VM; build/profile/profile.txt)
+#   make bench-profile-prod  the same on the production-like kernel
+#                   (build/profile-prod/profile.txt)
 #   make build      deps + tree + kernel + initramfs, no test run
 #   make deps | tree | kernel | initramfs | lint | clean | distclean
 #   make patches    the project as a git format-patch series against plain 6.12
@@ -27,7 +30,7 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all help check check-debug vm bench bench-profile build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
+.PHONY: all help check check-debug vm bench bench-profile bench-profile-prod bench-prod-kernel build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
 	patches patches-check
 
 BUILD := build
@@ -118,13 +121,33 @@ selftest-testdir:
 	@case "$(TESTDIR)" in /*) ;; *) echo "make selftest: give TESTDIR=/absolute/dir of .tc files" >&2; exit 2 ;; esac
 	@test -d "$(TESTDIR)" || { echo "make selftest: $(TESTDIR): no such directory" >&2; exit 2; }
 
-# Cost per watched access in each configuration, next to perf's breakpoint in
-# the same boot, and its growth with watches and CPUs (boots with 2, 1 and 4
-# CPUs), in guest ns; with -icount shift=0 a guest ns is one instruction, so
-# the numbers repeat exactly. Tables: build/bench.txt; chart: build/bench.svg
-# (gnuplot-nox, optional: without it the chart is skipped). bench/run-bench.sh.
+# The production-like kernel of make bench: config/ksym-prod.config merged on
+# top (-O2, no lockdep or debug checks, KUnit off; as a distribution builds),
+# in build/obj-prod with its own modules, initramfs and logs (build/prod-*).
+# make check never builds or boots it.
+PROD_ENV = KSYM_OBJ=$(CURDIR)/$(BUILD)/obj-prod \
+	KSYM_EXTRA_CONFIG=$(CURDIR)/config/ksym-prod.config \
+	KSYM_BUILD_LOG=$(CURDIR)/$(BUILD)/prod-kernel-build.log \
+	KSYM_CONFIG_MISSING=$(CURDIR)/$(BUILD)/prod-config-missing.txt \
+	KSYM_MODROOT=$(CURDIR)/$(BUILD)/prod-modroot \
+	KSYM_STAGE=$(CURDIR)/$(BUILD)/prod-initramfs-root \
+	KSYM_INITRD=$(CURDIR)/$(BUILD)/prod-initramfs.cpio.gz
+
+bench-prod-kernel: deps tree
+	$(PROD_ENV) bash scripts/build-kernel.sh
+	$(PROD_ENV) bash scripts/make-initramfs.sh
+
+# Cost per watched access in each configuration, next to perf's breakpoint and
+# bpftrace's watchpoint probe in the same boot, and its growth with watches,
+# filter entries and CPUs (boots with 2, 1 and 4 CPUs), in guest ns; with
+# -icount shift=0 a guest ns is one instruction, so the numbers repeat
+# exactly. On the test kernel and the production-like one
+# (KSYM_BENCH_KERNELS="test prod"). Tables: build/bench.txt; chart:
+# build/bench.svg (gnuplot-nox, optional: without it the chart is skipped).
+# bench/run-bench.sh.
 bench: build
-	bash scripts/install-deps.sh --bench || echo "make bench: gnuplot-nox not installed, no chart"
+	@if [[ " $${KSYM_BENCH_KERNELS:-test prod} " == *" prod "* ]]; then $(MAKE) bench-prod-kernel; fi
+	bash scripts/install-deps.sh --bench || echo "make bench: gnuplot-nox or bpftrace not installed, no chart or no bpftrace rows"
 	KSYM_QEMU_EXTRA="$${KSYM_QEMU_EXTRA:--icount shift=0,sleep=off}" \
 		bash bench/run-bench.sh
 
@@ -135,6 +158,14 @@ bench: build
 bench-profile: build
 	bash scripts/install-deps.sh --bench
 	bash bench/hit-profile.sh
+
+bench-profile-prod: bench-prod-kernel
+	bash scripts/install-deps.sh --bench
+	KSYM_VMLINUX=$(CURDIR)/$(BUILD)/obj-prod/vmlinux \
+		KSYM_KERNEL=$(CURDIR)/$(BUILD)/obj-prod/arch/x86/boot/bzImage \
+		KSYM_INITRD=$(CURDIR)/$(BUILD)/prod-initramfs.cpio.gz \
+		KSYM_PROF_DIR=$${KSYM_PROF_DIR:-$(CURDIR)/$(BUILD)/profile-prod} \
+		bash bench/hit-profile.sh
 
 # Everything the VM boots, from a fresh clone: packages, tree, kernel, initramfs
 # (.NOTPARALLEL: in this order).
@@ -158,7 +189,7 @@ clean:
 	rm -rf $(BUILD)/obj $(BUILD)/modroot $(BUILD)/initramfs-root $(BUILD)/initramfs.cpio.gz \
 		$(BUILD)/console.log $(BUILD)/kernel-build.log $(BUILD)/test-summary.txt \
 		$(BUILD)/config-missing.txt \
-		$(BUILD)/obj-debug $(BUILD)/dbg-* \
+		$(BUILD)/obj-debug $(BUILD)/dbg-* $(BUILD)/obj-prod $(BUILD)/prod-* \
 		$(BUILD)/patches $(BUILD)/series/obj $(BUILD)/ksrc/obj $(BUILD)/ksrc/modroot
 
 distclean:

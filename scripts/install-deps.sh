@@ -5,8 +5,9 @@
 # otherwise runs apt-get update and apt-get install -y --no-install-recommends of
 # the missing ones (as root, or through sudo).
 # --bench: only the packages of make bench and make bench-profile (gnuplot-nox,
-# for build/bench.svg: make bench goes on without it, with no chart; gdb, which
-# make bench-profile needs); the other targets never need them.
+# for build/bench.svg, and bpftrace, for its rows: make bench goes on without
+# them, with no chart or no bpftrace rows; gdb, which make bench-profile
+# needs); the other targets never need them.
 set -euo pipefail
 
 packages=(
@@ -29,7 +30,7 @@ packages=(
 	kernelshark libkshark-dev libjson-c-dev g++ xvfb imagemagick xdotool
 )
 if [[ ${1:-} == --bench ]]; then
-	packages=(gnuplot-nox gdb)
+	packages=(gnuplot-nox gdb bpftrace)
 fi
 
 missing=()
