@@ -21,12 +21,19 @@
  * the last one makes the watch live and measures the window from the
  * trigger. No free slot: the trigger counts a miss and goes on.
  *
- * Slot states:
+ * Slot states, kept with the generation in one word that only moves by
+ * cmpxchg, so that a late CPU cannot act on a generation that is gone:
  *
  *	OFF --(registered)--> PARKED --(trigger claims)--> CLAIMED
- *	CLAIMED --(address published)--> ARMING --(every CPU moved)--> LIVE
- *	ARMING, LIVE --(unwatch, too hot, address refused)--> ENDING
+ *	CLAIMED --(address published, generation + 1)--> ARMING
+ *	ARMING --(every CPU moved)--> LIVE
+ *	ARMING, LIVE --(unwatch, too hot, address refused)--> CLAIMED
+ *	CLAIMED --(parking word published, generation + 1)--> ENDING
  *	ENDING --(every CPU parked)--> PARKED
+ *
+ * CLAIMED is held by one publisher, which never waits: an unwatch that
+ * meets it is lost (the watch then stays until its slot is needed or the
+ * trigger goes, as for an object freed without its unwatch).
  *
  * Triggers are created and freed under event_mutex, where perf's mutexes
  * may not be taken: the slots' breakpoints are registered and released by
@@ -59,6 +66,26 @@ enum ksym_dyn_state {
 	KSYM_DYN_ENDING,	/* the CPUs are moving back to @parking */
 };
 
+#define KSYM_DYN_STATE_BITS	3
+#define KSYM_DYN_STATE_MASK	(BIT(KSYM_DYN_STATE_BITS) - 1)
+/* A CPU whose breakpoint must be moved whatever is published. */
+#define KSYM_DYN_GEN_NONE	ULONG_MAX
+
+static inline unsigned long ksym_ctl(unsigned long gen, int state)
+{
+	return gen << KSYM_DYN_STATE_BITS | state;
+}
+
+static inline unsigned long ksym_ctl_gen(unsigned long ctl)
+{
+	return ctl >> KSYM_DYN_STATE_BITS;
+}
+
+static inline int ksym_ctl_state(unsigned long ctl)
+{
+	return ctl & KSYM_DYN_STATE_MASK;
+}
+
 struct ksym_trigger;
 
 /**
@@ -66,13 +93,13 @@ struct ksym_trigger;
  * @watch:    the watch: breakpoints, counters and the name events show
  * @trig:     the trigger it belongs to
  * @node:     entry in ksym_dyns (RCU; changed under ksym_mutex)
- * @state:    enum ksym_dyn_state
+ * @ctl:      generation << KSYM_DYN_STATE_BITS | enum ksym_dyn_state; the
+ *            generation grows when @want is published (store-release)
  * @obj:      the object's address, kept after the watch ends for the
  *            profile rows; 0 before the first
  * @want:     the address the breakpoints are to watch
- * @gen:      bumped when @want changes (store-release)
- * @cpu_gen:  the @gen each CPU's breakpoint has taken
- * @arm_gen:  the @gen that armed the slot for @obj
+ * @cpu_gen:  the generation each CPU's breakpoint has taken
+ * @arm_gen:  the generation that armed the slot for @obj
  * @cpu_arm:  the @arm_gen each CPU's counters are of
  * @retired:  each CPU's hits of earlier objects
  * @fired_ns: local_clock() when the trigger fired, for the window
@@ -84,13 +111,12 @@ struct ksym_dyn {
 	struct ksym_watch	watch;
 	struct ksym_trigger	*trig;
 	struct list_head	node;
-	atomic_t		state;
+	atomic_long_t		ctl;
 	unsigned long		obj;
 	unsigned long		want;
-	unsigned int		gen;
-	unsigned int __percpu	*cpu_gen;
-	unsigned int		arm_gen;
-	unsigned int __percpu	*cpu_arm;
+	unsigned long __percpu	*cpu_gen;
+	unsigned long		arm_gen;
+	unsigned long __percpu	*cpu_arm;
 	unsigned long __percpu	*retired;
 	u64			fired_ns;
 	bool			bad;
@@ -192,84 +218,110 @@ static void ksym_dyn_kick_fn(struct irq_work *work)
 	ksym_dyn_sync_fn(NULL);
 }
 
-/*
- * Publish a new address for the slot's breakpoints, and have them move.
- * Returns the new generation.
- */
-static unsigned int ksym_dyn_publish(struct ksym_dyn *d, unsigned long want)
+/* The slot's control word; pairs with the release in ksym_dyn_publish(). */
+static unsigned long ksym_dyn_ctl(struct ksym_dyn *d)
 {
-	unsigned int gen = d->gen + 1;
+	return atomic_long_read_acquire(&d->ctl);
+}
 
-	WRITE_ONCE(d->want, want);
-	d->fired_ns = local_clock();
-	/* Pairs with ksym_dyn_apply(): @want before the generation. */
-	smp_store_release(&d->gen, gen);
-	return gen;
+/* Take @d from control word @from to CLAIMED: only the taker publishes. */
+static bool ksym_dyn_take(struct ksym_dyn *d, unsigned long from)
+{
+	long old = from;
+
+	return atomic_long_try_cmpxchg(&d->ctl, &old,
+				       ksym_ctl(ksym_ctl_gen(from),
+						KSYM_DYN_CLAIMED));
 }
 
 /*
- * End the slot's watch, from any context: back to the parking word. Only
- * one ender wins a slot; the state says what it was.
+ * From CLAIMED (generation @gen): publish @want as the next generation in
+ * @state, ARMING or ENDING, and have every CPU move its breakpoint.
+ */
+static void ksym_dyn_publish(struct ksym_dyn *d, unsigned long gen,
+			     unsigned long want, int state)
+{
+	WRITE_ONCE(d->want, want);
+	d->fired_ns = local_clock();
+	atomic_long_set_release(&d->ctl, ksym_ctl(gen + 1, state));
+	ksym_dyn_kick();
+}
+
+/*
+ * End the slot's watch (of @obj, if not 0), from any context: back to the
+ * parking word. Only one ender wins a generation.
  */
 static bool ksym_dyn_end(struct ksym_dyn *d, unsigned long obj)
 {
+	unsigned long c;
 	int s;
 
-	for (;;) {
-		s = atomic_read_acquire(&d->state);
+	do {
+		c = ksym_dyn_ctl(d);
+		s = ksym_ctl_state(c);
 		if (s != KSYM_DYN_ARMING && s != KSYM_DYN_LIVE)
 			return false;
 		if (obj && READ_ONCE(d->obj) != obj)
 			return false;
-		if (atomic_cmpxchg(&d->state, s, KSYM_DYN_ENDING) == s)
-			break;
-	}
-	ksym_dyn_publish(d, (unsigned long)&d->parking);
-	ksym_dyn_kick();
+	} while (!ksym_dyn_take(d, c));
+	ksym_dyn_publish(d, ksym_ctl_gen(c), (unsigned long)&d->parking,
+			 KSYM_DYN_ENDING);
 	return true;
 }
 
 /* The CPUs with a breakpoint of @d have all taken generation @gen. */
-static bool ksym_dyn_settled(struct ksym_dyn *d, unsigned int gen)
+static bool ksym_dyn_settled(struct ksym_dyn *d, unsigned long gen)
 {
 	int cpu;
 
 	for_each_online_cpu(cpu)
 		if (READ_ONCE(*per_cpu_ptr(d->watch.bps, cpu)) &&
-		    READ_ONCE(*per_cpu_ptr(d->cpu_gen, cpu)) != gen)
+		    /* Pairs with ksym_dyn_apply(): that CPU's @bad first. */
+		    smp_load_acquire(per_cpu_ptr(d->cpu_gen, cpu)) != gen)
 			return false;
 	return true;
 }
 
-/* Move to the next state once every CPU has moved its breakpoint. */
-static void ksym_dyn_settle(struct ksym_dyn *d, unsigned int gen)
+/*
+ * Move to the next state once every CPU has moved its breakpoint to the
+ * generation of control word @c; a cmpxchg on the whole word, so nothing
+ * moves if another generation was published meanwhile.
+ */
+static void ksym_dyn_settle(struct ksym_dyn *d, unsigned long c)
 {
 	struct ksym_trigger *trig = d->trig;
+	unsigned long gen = ksym_ctl_gen(c);
+	int s = ksym_ctl_state(c);
+	long old = c;
 	u64 window;
 
-	/* Pairs with ksym_dyn_publish(): a newer address supersedes @gen. */
-	if (smp_load_acquire(&d->gen) != gen || !ksym_dyn_settled(d, gen))
+	if (s != KSYM_DYN_ARMING && s != KSYM_DYN_ENDING)
 		return;
-	switch (atomic_read(&d->state)) {
-	case KSYM_DYN_ARMING:
-		if (READ_ONCE(d->bad)) {
-			if (ksym_dyn_end(d, 0))
-				atomic_long_inc(&trig->refused);
+	if (!ksym_dyn_settled(d, gen))
+		return;
+	if (s == KSYM_DYN_ARMING && READ_ONCE(d->bad)) {
+		/* A CPU refused the address: end it, count it refused. */
+		if (!ksym_dyn_take(d, c))
 			return;
-		}
-		if (atomic_cmpxchg(&d->state, KSYM_DYN_ARMING,
-				   KSYM_DYN_LIVE) != KSYM_DYN_ARMING)
-			return;
-		window = local_clock() - d->fired_ns;
-		WRITE_ONCE(trig->window_last, window);
-		if (window > READ_ONCE(trig->window_max))
-			WRITE_ONCE(trig->window_max, window);
-		break;
-	case KSYM_DYN_ENDING:
-		WRITE_ONCE(d->bad, false);
-		atomic_cmpxchg(&d->state, KSYM_DYN_ENDING, KSYM_DYN_PARKED);
-		break;
+		atomic_long_dec(&trig->armed);
+		atomic_long_inc(&trig->refused);
+		ksym_dyn_publish(d, gen, (unsigned long)&d->parking,
+				 KSYM_DYN_ENDING);
+		return;
 	}
+	if (!atomic_long_try_cmpxchg(&d->ctl, &old,
+				     ksym_ctl(gen, s == KSYM_DYN_ARMING ?
+					      KSYM_DYN_LIVE : KSYM_DYN_PARKED)))
+		return;
+	if (s == KSYM_DYN_ENDING) {
+		WRITE_ONCE(d->bad, false);
+		return;
+	}
+	/* Only the winner of the cmpxchg writes these. */
+	window = local_clock() - d->fired_ns;
+	WRITE_ONCE(trig->window_last, window);
+	if (window > READ_ONCE(trig->window_max))
+		WRITE_ONCE(trig->window_max, window);
 }
 
 /*
@@ -278,7 +330,7 @@ static void ksym_dyn_settle(struct ksym_dyn *d, unsigned int gen)
  * @retired for the trigger's total. Interrupts are off and only this CPU
  * writes them.
  */
-static void ksym_dyn_new_object(struct ksym_dyn *d, unsigned int arm_gen)
+static void ksym_dyn_new_object(struct ksym_dyn *d, unsigned long arm_gen)
 {
 	struct ksym_cpu_stats *stats = this_cpu_ptr(d->watch.stats);
 
@@ -288,30 +340,39 @@ static void ksym_dyn_new_object(struct ksym_dyn *d, unsigned int arm_gen)
 	*this_cpu_ptr(d->cpu_arm) = arm_gen;
 }
 
-/* Bring this CPU's breakpoint of @d to the generation published last. */
+/*
+ * Bring this CPU's breakpoint of @d to the generation published last, then
+ * see whether it was the last CPU to. Interrupts off.
+ */
 static void ksym_dyn_apply(struct ksym_dyn *d)
 {
-	/* Pairs with ksym_dyn_publish(): @want is that generation's. */
-	unsigned int gen = smp_load_acquire(&d->gen);
-	struct perf_event *bp = *this_cpu_ptr(d->watch.bps);
+	unsigned long c = ksym_dyn_ctl(d), gen = ksym_ctl_gen(c);
+	unsigned long *cpu_gen = this_cpu_ptr(d->cpu_gen);
+	struct perf_event *bp = READ_ONCE(*this_cpu_ptr(d->watch.bps));
 	struct perf_event_attr attr;
-	unsigned int arm_gen;
-	unsigned long want;
+	unsigned long arm_gen;
 
-	if (*this_cpu_ptr(d->cpu_gen) == gen)
+	if (ksym_ctl_state(c) == KSYM_DYN_OFF)
 		return;
-	want = READ_ONCE(d->want);
-	arm_gen = READ_ONCE(d->arm_gen);
-	if (bp) {
-		if (*this_cpu_ptr(d->cpu_arm) != arm_gen)
-			ksym_dyn_new_object(d, arm_gen);
-		attr = bp->attr;
-		attr.bp_addr = want;
-		if (modify_wide_hw_breakpoint_local(bp, &attr))
-			WRITE_ONCE(d->bad, true);
+	if (*cpu_gen != gen) {
+		arm_gen = READ_ONCE(d->arm_gen);
+		if (bp) {
+			if (*this_cpu_ptr(d->cpu_arm) != arm_gen)
+				ksym_dyn_new_object(d, arm_gen);
+			attr = bp->attr;
+			attr.bp_addr = READ_ONCE(d->want);
+			if (modify_wide_hw_breakpoint_local(bp, &attr))
+				WRITE_ONCE(d->bad, true);
+		}
+		/* Pairs with ksym_dyn_settled(): @bad before the generation. */
+		smp_store_release(cpu_gen, gen);
 	}
-	WRITE_ONCE(*this_cpu_ptr(d->cpu_gen), gen);
-	ksym_dyn_settle(d, gen);
+	/*
+	 * Our generation before the others': of two CPUs that move last at
+	 * once, one sees the other's.
+	 */
+	smp_mb();
+	ksym_dyn_settle(d, c);
 }
 
 static void ksym_dyn_sync_fn(struct irq_work *work)
@@ -349,7 +410,7 @@ static void ksym_watch_trigger(struct event_trigger_data *data,
 			       struct ring_buffer_event *rbe)
 {
 	struct ksym_trigger *trig = data->private_data;
-	unsigned long obj, addr;
+	unsigned long obj, addr, c;
 	struct ksym_dyn *d;
 	int i, s;
 
@@ -364,15 +425,15 @@ static void ksym_watch_trigger(struct event_trigger_data *data,
 	/* An object already watched by this trigger is not watched twice. */
 	for (i = 0; i < trig->nr_slots; i++) {
 		d = trig->slots[i];
-		s = atomic_read_acquire(&d->state);
+		s = ksym_ctl_state(ksym_dyn_ctl(d));
 		if ((s == KSYM_DYN_ARMING || s == KSYM_DYN_LIVE) &&
 		    READ_ONCE(d->obj) == obj)
 			return;
 	}
 	for (i = 0; i < trig->nr_slots; i++) {
 		d = trig->slots[i];
-		if (atomic_cmpxchg(&d->state, KSYM_DYN_PARKED,
-				   KSYM_DYN_CLAIMED) == KSYM_DYN_PARKED)
+		c = ksym_dyn_ctl(d);
+		if (ksym_ctl_state(c) == KSYM_DYN_PARKED && ksym_dyn_take(d, c))
 			goto claimed;
 	}
 	atomic_long_inc(&trig->missed);
@@ -380,11 +441,9 @@ static void ksym_watch_trigger(struct event_trigger_data *data,
 
 claimed:
 	WRITE_ONCE(d->obj, obj);
-	WRITE_ONCE(d->arm_gen, d->gen + 1);
-	ksym_dyn_publish(d, addr);
-	atomic_set_release(&d->state, KSYM_DYN_ARMING);
+	WRITE_ONCE(d->arm_gen, ksym_ctl_gen(c) + 1);
 	atomic_long_inc(&trig->armed);
-	ksym_dyn_kick();
+	ksym_dyn_publish(d, ksym_ctl_gen(c), addr, KSYM_DYN_ARMING);
 }
 
 static void ksym_unwatch_trigger(struct event_trigger_data *data,
@@ -428,7 +487,7 @@ void ksym_dyn_too_hot(struct ksym_dyn *dyn)
  */
 unsigned long ksym_dyn_object(const struct ksym_dyn *dyn, bool *live)
 {
-	*live = atomic_read(&dyn->state) == KSYM_DYN_LIVE;
+	*live = ksym_ctl_state(atomic_long_read(&dyn->ctl)) == KSYM_DYN_LIVE;
 	return READ_ONCE(dyn->obj);
 }
 
@@ -490,7 +549,7 @@ bool ksym_trigger_settle(unsigned long obj)
 		list_for_each_entry_rcu(d, &ksym_dyns, node) {
 			if (READ_ONCE(d->obj) != obj)
 				continue;
-			s = atomic_read_acquire(&d->state);
+			s = ksym_ctl_state(ksym_dyn_ctl(d));
 			moving |= s == KSYM_DYN_CLAIMED ||
 				  s == KSYM_DYN_ARMING ||
 				  s == KSYM_DYN_ENDING;
@@ -542,8 +601,8 @@ static struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig,
 		return NULL;
 	d->watch.bps = alloc_percpu(struct perf_event *);
 	d->watch.stats = alloc_percpu(struct ksym_cpu_stats);
-	d->cpu_gen = alloc_percpu(unsigned int);
-	d->cpu_arm = alloc_percpu(unsigned int);
+	d->cpu_gen = alloc_percpu(unsigned long);
+	d->cpu_arm = alloc_percpu(unsigned long);
 	d->retired = alloc_percpu(unsigned long);
 	if (!d->watch.bps || !d->watch.stats || !d->cpu_gen || !d->cpu_arm ||
 	    !d->retired) {
@@ -564,11 +623,13 @@ static struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig,
 	return d;
 }
 
-/* This CPU's breakpoint of a slot, at the slot's address now. */
+/*
+ * @cpu's breakpoint of a slot, at the slot's address now. Before the slot
+ * is in ksym_dyns nothing is published; after, see ksym_dyn_cpu_online().
+ */
 static int ksym_dyn_bp_create(struct ksym_dyn *d, int cpu)
 {
-	/* Pairs with ksym_dyn_publish(): @want is that generation's. */
-	unsigned int gen = smp_load_acquire(&d->gen);
+	unsigned long gen = ksym_ctl_gen(ksym_dyn_ctl(d));
 	int ret;
 
 	d->watch.spec.addr = READ_ONCE(d->want);
@@ -593,10 +654,38 @@ void ksym_dyn_cpu_online(unsigned int cpu)
 	lockdep_assert_held(&ksym_mutex);
 	list_for_each_entry(d, &ksym_dyns, node) {
 		ret = ksym_dyn_bp_create(d, cpu);
-		if (ret)
+		if (ret) {
 			pr_warn("cannot watch %s on CPU %u: %d\n",
 				d->watch.spec.target, cpu, ret);
+			continue;
+		}
+		/*
+		 * Registering slept: an address published meanwhile found
+		 * no breakpoint here. Move it now, on this CPU (the callback
+		 * of an online CPU runs on it), whatever was published.
+		 */
+		WRITE_ONCE(*per_cpu_ptr(d->cpu_gen, cpu), KSYM_DYN_GEN_NONE);
+		if (!WARN_ON_ONCE(cpu != raw_smp_processor_id())) {
+			local_irq_disable();
+			ksym_dyn_apply(d);
+			local_irq_enable();
+		}
 	}
+}
+
+/*
+ * A CPU without its breakpoint any more may have been the last one a
+ * moving slot waited for.
+ */
+static void ksym_dyn_settle_all(void)
+{
+	struct ksym_dyn *d;
+
+	/* A publication from here kicks this CPU's irq_work. */
+	preempt_disable();
+	list_for_each_entry(d, &ksym_dyns, node)
+		ksym_dyn_settle(d, ksym_dyn_ctl(d));
+	preempt_enable();
 }
 
 /**
@@ -612,6 +701,7 @@ void ksym_dyn_cpu_offline(unsigned int cpu)
 	lockdep_assert_held(&ksym_mutex);
 	list_for_each_entry(d, &ksym_dyns, node)
 		ksym_bp_release(&d->watch, cpu);
+	ksym_dyn_settle_all();
 }
 
 static void ksym_trigger_reg_workfn(struct work_struct *work)
@@ -636,7 +726,7 @@ static void ksym_trigger_reg_workfn(struct work_struct *work)
 		}
 		list_add_tail_rcu(&d->node, &ksym_dyns);
 		trig->nr_live_slots++;
-		atomic_set_release(&d->state, KSYM_DYN_PARKED);
+		atomic_long_set_release(&d->ctl, ksym_ctl(0, KSYM_DYN_PARKED));
 	}
 	mutex_unlock(&ksym_mutex);
 	cpus_read_unlock();
@@ -658,7 +748,7 @@ static void ksym_trigger_free_workfn(struct work_struct *work)
 	mutex_lock(&ksym_mutex);
 	for (i = 0; i < trig->nr_slots; i++) {
 		d = trig->slots[i];
-		if (atomic_xchg(&d->state, KSYM_DYN_OFF) != KSYM_DYN_OFF)
+		if (atomic_long_xchg(&d->ctl, KSYM_DYN_OFF) != KSYM_DYN_OFF)
 			list_del_rcu(&d->node);
 	}
 	mutex_unlock(&ksym_mutex);
@@ -866,9 +956,9 @@ static void ksym_trigger_destroy(struct ksym_trigger *trig)
 
 /*
  * Only one of each trigger text per event; matched by that text. With
- * @shown, @canon may also be the start of the trigger as its file shows it,
- * count included: the ftrace selftests remove triggers by writing back what
- * they read, up to the first '['.
+ * @shown, @canon may also be the trigger as its file shows it (count
+ * included), or that cut before its first '[': the ftrace selftests
+ * remove triggers by writing back what they read, up to the first '['.
  */
 static struct event_trigger_data *
 ksym_trigger_find(struct trace_event_file *file, struct event_command *cmd,
@@ -886,17 +976,24 @@ ksym_trigger_find(struct trace_event_file *file, struct event_command *cmd,
 		trig = data->private_data;
 		if (!strcmp(trig->canon, canon))
 			return data;
-		n = strlen(trig->canon);
-		if (!shown || strncmp(trig->canon, canon, min(n, strlen(canon))))
+		if (!shown)
 			continue;
-		if (strlen(canon) <= n)
-			return data;
+		n = strlen(canon);
+		if (n < strlen(trig->canon)) {
+			if (!strncmp(trig->canon, canon, n) &&
+			    trig->canon[n] == '[')
+				return data;
+			continue;
+		}
+		n = strlen(trig->canon);
+		if (strncmp(trig->canon, canon, n))
+			continue;
 		if (data->count == -1)
 			strscpy(count, ":unlimited", sizeof(count));
 		else
 			snprintf(count, sizeof(count), ":count=%ld",
 				 data->count);
-		if (str_has_prefix(count, canon + n))
+		if (!strcmp(count, canon + n))
 			return data;
 	}
 	return NULL;
@@ -1195,7 +1292,8 @@ static void ksym_trigger_row_fill(struct ksym_trigger_row *row,
 	row->window_max = READ_ONCE(trig->window_max);
 	for (i = 0; i < trig->nr_slots; i++) {
 		d = trig->slots[i];
-		row->live += atomic_read(&d->state) == KSYM_DYN_LIVE;
+		row->live += ksym_ctl_state(atomic_long_read(&d->ctl)) ==
+			     KSYM_DYN_LIVE;
 		for_each_possible_cpu(cpu)
 			row->hits += READ_ONCE(*per_cpu_ptr(d->retired, cpu)) +
 				     ksym_watch_hits(&d->watch, cpu);

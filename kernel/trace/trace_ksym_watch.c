@@ -132,10 +132,12 @@ int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
 void ksym_bp_release(struct ksym_watch *watch, int cpu)
 {
 	struct perf_event **slot = per_cpu_ptr(watch->bps, cpu);
+	struct perf_event *bp = *slot;
 
-	if (*slot) {
-		unregister_hw_breakpoint(*slot);
-		*slot = NULL;
+	/* Gone for the trigger slots' irq_work before it is freed. */
+	if (bp) {
+		WRITE_ONCE(*slot, NULL);
+		unregister_hw_breakpoint(bp);
 	}
 }
 
