@@ -503,6 +503,89 @@ static void ksym_test_slots_free(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, n, HBP_NUM, "a debug register of CPU 0 is taken");
 }
 
+/*
+ * modify_wide_hw_breakpoint_local(), which the ksym_watch trigger moves
+ * its slots with: on the breakpoint's CPU, interrupts off, it moves the
+ * breakpoint and the old address is watched no more; another CPU's or
+ * another type is refused and changes nothing.
+ */
+static atomic_t ksym_test_modify_hits = ATOMIC_INIT(0);
+
+static void ksym_test_modify_hit(struct perf_event *bp,
+				 struct perf_sample_data *data,
+				 struct pt_regs *regs)
+{
+	atomic_inc(&ksym_test_modify_hits);
+}
+
+struct ksym_test_modify {
+	struct perf_event	*bp;
+	unsigned long		addr;
+	unsigned int		type;
+	int			ret;
+};
+
+/* On CPU 0, interrupts off (smp_call_function_single()). */
+static void ksym_test_modify_on_cpu(void *info)
+{
+	struct ksym_test_modify *m = info;
+	struct perf_event_attr attr = m->bp->attr;
+
+	attr.bp_addr = m->addr;
+	attr.bp_type = m->type;
+	m->ret = modify_wide_hw_breakpoint_local(m->bp, &attr);
+	/* Both words written: only the one watched now may hit. */
+	WRITE_ONCE(ksym_test_words[0], ksym_test_words[0] + 1);
+	WRITE_ONCE(ksym_test_words[1], ksym_test_words[1] + 1);
+}
+
+static void ksym_test_modify_local(struct kunit *test)
+{
+	struct ksym_test_modify m = { };
+	struct perf_event_attr attr;
+	int other;
+
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)&ksym_test_words[0];
+	attr.bp_len = HW_BREAKPOINT_LEN_8;
+	attr.bp_type = HW_BREAKPOINT_W;
+	m.bp = perf_event_create_kernel_counter(&attr, 0, NULL,
+						ksym_test_modify_hit, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(m.bp));
+	atomic_set(&ksym_test_modify_hits, 0);
+
+	/* Moved to word 1: the write of word 0 is not seen, word 1's is. */
+	m.addr = (unsigned long)&ksym_test_words[1];
+	m.type = HW_BREAKPOINT_W;
+	smp_call_function_single(0, ksym_test_modify_on_cpu, &m, 1);
+	KUNIT_EXPECT_EQ(test, m.ret, 0);
+	KUNIT_EXPECT_EQ(test, m.bp->attr.bp_addr, m.addr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ksym_test_modify_hits), 1);
+
+	/* Another type needs slot accounting: refused, nothing moves. */
+	m.addr = (unsigned long)&ksym_test_words[0];
+	m.type = HW_BREAKPOINT_RW;
+	smp_call_function_single(0, ksym_test_modify_on_cpu, &m, 1);
+	KUNIT_EXPECT_EQ(test, m.ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, m.bp->attr.bp_addr,
+			(unsigned long)&ksym_test_words[1]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ksym_test_modify_hits), 2);
+
+	/* Another CPU's breakpoint: refused there. */
+	other = cpumask_next(0, cpu_online_mask);
+	if (other < nr_cpu_ids) {
+		m.type = HW_BREAKPOINT_W;
+		smp_call_function_single(other, ksym_test_modify_on_cpu, &m,
+					 1);
+		KUNIT_EXPECT_EQ(test, m.ret, -EINVAL);
+		KUNIT_EXPECT_EQ(test, m.bp->attr.bp_addr,
+				(unsigned long)&ksym_test_words[1]);
+	}
+	unregister_hw_breakpoint(m.bp);
+	/* Nothing is left behind in CPU 0's debug registers. */
+	ksym_test_slots_free(test);
+}
+
 static void ksym_test_txn_full(struct kunit *test)
 {
 	unsigned long *w = ksym_test_words;
@@ -550,6 +633,7 @@ static void ksym_txn_exit(struct kunit *test)
 
 static struct kunit_case ksym_txn_cases[] = {
 	KUNIT_CASE(ksym_test_txn_full),
+	KUNIT_CASE(ksym_test_modify_local),
 	{}
 };
 
