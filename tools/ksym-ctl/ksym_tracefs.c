@@ -479,12 +479,127 @@ void ksym_session_disarm(struct ksym_session *s)
 	ksym_sync();
 }
 
+/* "SYSTEM:EVENT:TRIGGER" -> its three parts (in @buf); 0 or -1. */
+static int trigger_split(char *buf, char **system, char **event,
+			 char **trigger)
+{
+	char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+	if (!c1 || !c2 || c1 == buf || c2 == c1 + 1 || !c2[1])
+		return -1;
+	*c1 = *c2 = '\0';
+	*system = buf;
+	*event = c1 + 1;
+	*trigger = c2 + 1;
+	return 0;
+}
+
+int ksym_session_add_trigger(struct ksym_session *s, const char *arg)
+{
+	char *buf = strdup(arg), *system, *event, *trigger;
+	int ret = -1;
+
+	if (!buf)
+		return -1;
+	if (trigger_split(buf, &system, &event, &trigger)) {
+		err_msg("--trigger '%s': not SYSTEM:EVENT:TRIGGER (e.g. 'kmem:kmalloc:ksym_watch:ptr/8:-w-')\n",
+			arg);
+		goto out;
+	}
+	if (strncmp(trigger, "ksym_watch:", 11) &&
+	    strncmp(trigger, "ksym_unwatch:", 13)) {
+		err_msg("--trigger '%s': the trigger must be a ksym_watch:... or ksym_unwatch:... (see ksym.rst)\n",
+			arg);
+		goto out;
+	}
+	ret = strv_add(&s->triggers, arg);
+out:
+	free(buf);
+	return ret;
+}
+
+/* Write @text to the trigger file of @arg's event in the instance; 0 or -1. */
+static int trigger_write(struct ksym_session *s, const char *arg, bool remove)
+{
+	char *buf = strdup(arg), *system, *event, *trigger, *text = NULL;
+	int ret = -1;
+
+	if (!buf || trigger_split(buf, &system, &event, &trigger) ||
+	    asprintf(&text, "%s%s", remove ? "!" : "", trigger) < 0) {
+		text = NULL;
+		goto out;
+	}
+	debug_msg("%s/events/%s/%s/trigger <- %s\n",
+		  tracefs_instance_get_name(s->inst), system, event, text);
+	/* Appended: opening with O_TRUNC would remove the event's other triggers. */
+	errno = 0;
+	if (tracefs_event_file_append(s->inst, system, event, "trigger", text) < 0) {
+		int err = errno;
+		char *log = tracefs_error_last(s->inst);
+
+		if (!tracefs_event_file_exists(s->inst, system, event, "trigger"))
+			err_msg("--trigger '%s': no event %s:%s\n", arg, system, event);
+		else
+			err_msg("--trigger '%s': the kernel refused to %s it%s%s\n", arg,
+				remove ? "remove" : "set", err ? ": " : "",
+				err ? strerror(err) : "");
+		if (log && *log)
+			fprintf(stderr, "%s%s", log,
+				log[strlen(log) - 1] == '\n' ? "" : "\n");
+		free(log);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(text);
+	free(buf);
+	return ret;
+}
+
+int ksym_session_set_triggers(struct ksym_session *s)
+{
+	char *log;
+
+	if (!s->triggers.n)
+		return 0;
+	if (!s->inst)
+		return -1;
+	while (s->nr_triggers_set < s->triggers.n) {
+		if (trigger_write(s, s->triggers.v[s->nr_triggers_set], false))
+			return -1;
+		s->nr_triggers_set++;
+	}
+	/*
+	 * A work item registers the slots of a new trigger; until then it
+	 * counts misses. Reading trace_stat/ksym_triggers waits for it.
+	 */
+	free(ksym_read_file("trace_stat/ksym_triggers"));
+	/* A trigger that got fewer slots than it asked says so there. */
+	log = tracefs_error_last(s->inst);
+	if (log && *log)
+		fprintf(stderr, "ksym-ctl: warning: %s%s", log,
+			log[strlen(log) - 1] == '\n' ? "" : "\n");
+	free(log);
+	return 0;
+}
+
+void ksym_session_clear_triggers(struct ksym_session *s)
+{
+	/* Last set, first removed; the instance's removal would end them too. */
+	while (s->inst && s->nr_triggers_set > 0) {
+		s->nr_triggers_set--;
+		trigger_write(s, s->triggers.v[s->nr_triggers_set], true);
+	}
+}
+
 void ksym_session_restore(struct ksym_session *s)
 {
 	int i;
 
 	if (s->inst) {
 		char file[128];
+
+		ksym_session_clear_triggers(s);
 
 		for (i = s->nr_opts - 1; i >= 0; i--) {
 			snprintf(file, sizeof(file), "options/%s", s->opt_name[i]);
@@ -515,6 +630,8 @@ void ksym_session_restore(struct ksym_session *s)
 	free(s->orig_filter);
 	s->orig_filter = NULL;
 	strv_free(&s->targets);
+	strv_free(&s->triggers);
+	s->nr_triggers_set = 0;
 }
 
 int ksym_cmd_fork(struct ksym_cmd *cmd, char **argv)

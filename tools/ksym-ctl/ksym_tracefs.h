@@ -34,6 +34,12 @@ struct ksym_session {
 	 */
 	const char		*event_pids;
 	bool			pids_set;
+	/*
+	 * --trigger: "SYSTEM:EVENT:TRIGGER" as given, and how many of them
+	 * are set on the instance's events (the first nr_triggers_set).
+	 */
+	struct strv		triggers;
+	int			nr_triggers_set;
 };
 
 /* Set by the handler of SIGINT, SIGTERM and SIGHUP. */
@@ -119,6 +125,22 @@ int ksym_count_read(struct ksym_count *kc);
 void ksym_count_notes(FILE *f, const struct ksym_count *kc,
 		      unsigned long lost, int json);
 void ksym_count_close(struct ksym_count *kc);
+
+/*
+ * --trigger SYSTEM:EVENT:TRIGGER, with TRIGGER a ksym_watch or ksym_unwatch
+ * trigger: checked and added to s->triggers; 0, or -1 with a message.
+ */
+int ksym_session_add_trigger(struct ksym_session *s, const char *arg);
+
+/*
+ * Set s->triggers on the events of the session's instance, in order, and
+ * wait until their slots are registered; 0, or -1 with the kernel's
+ * error_log entry (the triggers set so far stay, for the restore).
+ */
+int ksym_session_set_triggers(struct ksym_session *s);
+
+/* Remove the triggers the session set (also done by the restore). */
+void ksym_session_clear_triggers(struct ksym_session *s);
 
 /* The ksym tracer leaves the session's instance: disarms, if ours only. */
 void ksym_session_disarm(struct ksym_session *s);

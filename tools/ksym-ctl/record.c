@@ -28,8 +28,8 @@ static void record_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ksym-ctl record [-o FILE | -N HOST:PORT] [--stack] [--regs] [--branches]\n"
-		"                       [-p PID[,PID...]] [-C CPULIST] [-a]\n"
-		"                       SPEC... -- COMMAND [ARG...]\n"
+		"                       [--trigger SYSTEM:EVENT:TRIGGER]... [-p PID[,PID...]]\n"
+		"                       [-C CPULIST] [-a] [SPEC...] -- COMMAND [ARG...]\n"
 		"       ksym-ctl record [OPTIONS] -p PID[,PID...] SPEC...\n"
 		"\n"
 		"Record every hit of the watches while COMMAND runs (with -p and no\n"
@@ -47,7 +47,13 @@ static void record_usage(FILE *f)
 		"                      so the summary cannot count its hits\n"
 		"      --stack         the callchain of each hit (ksym_stack; report -g)\n"
 		"      --regs          the accessing context's registers (ksym_regs)\n"
-		"      --branches      the last branches before each hit (ksym_branches)\n");
+		"      --branches      the last branches before each hit (ksym_branches)\n"
+		"      --trigger SYSTEM:EVENT:TRIGGER\n"
+		"                      while recording, set TRIGGER (ksym_watch:... or\n"
+		"                      ksym_unwatch:...) on event SYSTEM:EVENT: objects\n"
+		"                      that events name are watched; hits are named\n"
+		"                      TYPE.PATH (ksym_hitgen_obj.count). Repeatable; SPECs\n"
+		"                      are then optional. Removed when recording ends.\n");
 	scope_usage(f, true);
 	fprintf(f,
 		"\n"
@@ -58,6 +64,13 @@ static void record_usage(FILE *f)
 		"  trace-cmd report -i ksym.dat\n"
 		"  ksym-ctl record -p 1234 -o forks.dat total_forks:-w-    # until 1234 exits\n"
 		"  ksym-ctl record -C 0 jiffies_64/8:rw- -- sleep 1       # CPU 0's hits only\n"
+		"  ksym-ctl record -o obj.dat \\\n"
+		"        --trigger 'ksym_hitgen:ksym_hitgen_obj_alloc:ksym_watch:obj.count:-w-' \\\n"
+		"        --trigger 'ksym_hitgen:ksym_hitgen_obj_free:ksym_unwatch:obj' -- \\\n"
+		"        sh -c 'echo 7 > /sys/kernel/debug/ksym_hitgen/object'\n"
+		"  ksym-ctl record --trigger \\\n"
+		"        'kmem:kmalloc:ksym_watch:(struct pipe_inode_info)ptr.head:-w- if bytes_req == 392' \\\n"
+		"        --trigger 'kmem:kfree:ksym_unwatch:ptr' -- sh -c 'echo hi | cat'\n"
 		"  trace-cmd listen -p 12345                               # on HOST, then:\n"
 		"  ksym-ctl record -N HOST:12345 pid_max/4:-w- -- \\\n"
 		"        sh -c 'echo 4000 > /proc/sys/kernel/pid_max'\n");
@@ -489,13 +502,14 @@ static char *abs_path(const char *file)
 
 int record_main(int argc, char **argv)
 {
-	enum { OPT_STACK = 256, OPT_REGS, OPT_BRANCHES };
+	enum { OPT_STACK = 256, OPT_REGS, OPT_BRANCHES, OPT_TRIGGER };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "remote", required_argument, NULL, 'N' },
 		{ "stack", no_argument, NULL, OPT_STACK },
 		{ "regs", no_argument, NULL, OPT_REGS },
 		{ "branches", no_argument, NULL, OPT_BRANCHES },
+		{ "trigger", required_argument, NULL, OPT_TRIGGER },
 		SCOPE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -535,6 +549,10 @@ int record_main(int argc, char **argv)
 		case OPT_BRANCHES:
 			branches = true;
 			break;
+		case OPT_TRIGGER:
+			if (ksym_session_add_trigger(&s, optarg))
+				goto out;
+			break;
 		case 'h':
 			record_usage(stdout);
 			status = 0;
@@ -549,13 +567,35 @@ int record_main(int argc, char **argv)
 		err_msg("-N sends the hits to trace-cmd listen, which writes the trace.dat: -o cannot go with it\n");
 		goto out;
 	}
+	if (s.triggers.n && scope.cpus) {
+		err_msg("-C cannot go with --trigger: a trigger watches its objects on every CPU\n");
+		goto out;
+	}
 	if (!file)
 		file = "ksym.dat";
-	/* With -p, COMMAND is optional: without one, until the tasks exit. */
-	if (split_specs_command(argc - optind, argv + optind,
-				scope_needs_command(&scope, argc - optind,
-						    argv + optind),
-				&specs, &command)) {
+	/*
+	 * With -p, COMMAND is optional: without one, until the tasks exit.
+	 * With --trigger, SPECs are.
+	 */
+	if (s.triggers.n && optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		/* getopt took the "--" right after the options. */
+		command = optind < argc ? &argv[optind] : NULL;
+		if (!command && !scope.nr_pids) {
+			err_msg("no COMMAND: give it after '--' (e.g. -- sleep 1)\n");
+			record_usage(stderr);
+			goto out;
+		}
+	} else if (s.triggers.n && (optind == argc || !strcmp(argv[optind], "--"))) {
+		command = optind + 1 < argc ? &argv[optind + 1] : NULL;
+		if (!command && !scope.nr_pids) {
+			err_msg("no COMMAND: give it after '--' (e.g. -- sleep 1)\n");
+			record_usage(stderr);
+			goto out;
+		}
+	} else if (split_specs_command(argc - optind, argv + optind,
+				       scope_needs_command(&scope, argc - optind,
+							   argv + optind),
+				       &specs, &command)) {
 		record_usage(stderr);
 		goto out;
 	}
@@ -576,7 +616,7 @@ int record_main(int argc, char **argv)
 	 * stays); the tracer options are global, so their values are saved
 	 * here and restored at the end.
 	 */
-	if (ksym_session_watch(&s, &specs) ||
+	if ((specs.n && ksym_session_watch(&s, &specs)) ||
 	    ksym_session_instance(&s, "record", false, false) ||
 	    (stack && ksym_session_save_option(&s, stack_opt(&s))) ||
 	    (regs && ksym_session_save_option(&s, "ksym-regs")) ||
@@ -585,7 +625,9 @@ int record_main(int argc, char **argv)
 			    remote, dir, stack ? stack_opt(&s) : NULL, regs,
 			    branches) ||
 	    trace_cmd_wait_ready(tc, s.inst, dir, path) ||
-	    (pids && pids_lost(&s, &scope))) {
+	    (pids && pids_lost(&s, &scope)) ||
+	    /* After trace-cmd has set the instance up: it leaves them. */
+	    ksym_session_set_triggers(&s)) {
 		ksym_cmd_abort(&cmd);
 		/* Its log was shown: stop it without a second report. */
 		if (tc > 0) {
@@ -602,6 +644,8 @@ int record_main(int argc, char **argv)
 		scope_wait(&scope, "/proc", &ksym_stop, NULL, NULL, 100);
 		status = 0;
 	}
+	/* No object is watched any more once COMMAND is done. */
+	ksym_session_clear_triggers(&s);
 	lost = ksym_session_lost(&s);
 	c = trace_cmd_stop(tc, dir);
 	tc = -1;
@@ -633,6 +677,7 @@ cleanup:
 	ksym_session_restore(&s);
 	report_free(&r);
 out:
+	strv_free(&s.triggers);
 	remove_work_dir(dir);
 	free(path);
 	free(pids);
