@@ -4,7 +4,8 @@
 #
 # Boots the test kernel (nokaslr) in QEMU with its gdbstub, runs
 # bench/hit-profile.tc in the guest (two hits per configuration: ksym
-# counting only, ksym into the ring buffer, the floor breakpoint of
+# counting only, ksym into the ring buffer, ksym with its callchain
+# (ksym-stack), the floor breakpoint of
 # ksym_hitgen/floor, perf stat's counting breakpoint), while gdb
 # (bench/hit-profile.py) single-steps every debug exception from its entry
 # until the CPU is back in the hit generator. bench/hit-profile-report.py then
@@ -21,7 +22,7 @@ set -euo pipefail
 DIR=${KSYM_PROF_DIR:-$BUILD/profile}
 PORT=${KSYM_PROF_PORT:-1234}
 VMLINUX=${KSYM_VMLINUX:-$BUILD/obj/vmlinux}
-PHASES=(count ring floor perf_stat)
+PHASES=(count ring stack floor perf_stat)
 
 command -v gdb > /dev/null || die "gdb missing (make deps installs it)"
 [[ -f $VMLINUX ]] || die "$VMLINUX missing (make kernel)"
