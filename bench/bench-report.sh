@@ -2,17 +2,40 @@
 # bench-report.sh - the tables (and chart) of make bench, from the measurement
 # lines that bench/ksym-bench.sh printed in the VM (see its header).
 #
-# Usage: bench/bench-report.sh RAW...   (each RAW is one boot's output, e.g.
-# build/bench-raw-smp2.txt); prints the report. KSYM_BENCH_SVG=FILE also draws
-# the chart there with gnuplot (skipped, with a note, when gnuplot is missing).
+# Usage: bench/bench-report.sh [--kernel NAME] RAW... [--kernel NAME RAW...]
+# Each RAW is one boot's output (e.g. build/bench-raw-smp2.txt); each
+# --kernel starts the boots of another kernel, whose tables follow under NAME
+# (make bench: the test kernel, then the production-like one), then the
+# main rows of all kernels side by side. KSYM_BENCH_SVG=FILE also draws the
+# chart there with gnuplot, one panel per kernel (skipped, with a note, when
+# gnuplot is missing).
 #
-# Targets (issue 12): ksym counting only <= 1.1x perf stat's counting
-# breakpoint, ksym ring buffer <= 0.7x perf record, ksym stack <= 1.0x perf
-# record -g.
+# Targets (issue 21, for the production kernel; shown for every kernel):
+# ksym ring buffer <= 0.6x perf record, ksym stack <= 0.8x perf record -g,
+# ksym counting only <= the floor + 40 instructions, every ksym row <= the
+# bpftrace program that delivers the same (1.0x).
 set -euo pipefail
 
-(($# > 0)) || { echo "usage: $0 RAW..." >&2; exit 2; }
+(($# > 0)) || { echo "usage: $0 [--kernel NAME] RAW... [--kernel NAME RAW...]" >&2; exit 2; }
 
+names=() groups=()
+while (($# > 0)); do
+	if [[ $1 == --kernel ]]; then
+		names+=("$2")
+		groups+=("")
+		shift 2
+		continue
+	fi
+	((${#names[@]} > 0)) || { names+=(""); groups+=(""); }
+	groups[-1]+="$1"$'\n'
+	shift
+done
+
+# report NAME CHART RAW...: one kernel's tables (CHART: where its chart data go).
+report() {
+local name=$1 chart=$2
+shift 2
+[[ -z $name ]] || printf '\n===== %s =====\n' "$name"
 cat "$@" | tr -d '\r' | awk -F'|' '
 function num(x) { return x != "" && x != "-" }
 function ratio(a, b) { return (num(a) && num(b) && b > 0) ? sprintf("%.2fx", a / b) : "-" }
@@ -30,47 +53,97 @@ function growth(v1, v2, v4, unit,    lo, hi, slope, pred) {
 	if (v1 < v2 && v2 < v4)
 		return sprintf("sublinear: %.0f, then +%.0f for the 2nd %s, +%.0f per %s for the 3rd and 4th",
 			v1, v2 - v1, unit, (v4 - v2) / 2, unit)
-	return sprintf("no trend: %.0f, %.0f, %.0f for 1, 2, 4 %ss", v1, v2, v4, unit)
+	return sprintf("no trend: %.0f, %.0f, %.0f for 1, 2, 4 %s", v1, v2, v4, unit == "entry" ? "entries" : unit "s")
 }
 /^ksym-bench: / { print "# " substr($0, 13); next }
-$1 == "ROW" { ns[$2] = $3; label[$2] = $4; note[$2] = $5; order[++nrows] = $2; next }
+# bpftrace rows come last from the VM; they are shown after the perf rows.
+$1 == "ROW" && $2 ~ /^bpf_/ { ns[$2] = $3; label[$2] = $4; note[$2] = $5; border[++nb] = $2; next }
+$1 == "ROW" {
+	if ($2 == "floor" || $2 == "bare" || $2 == "disarmed")
+		while (bi < nb) order[++nrows] = border[++bi]
+	ns[$2] = $3; label[$2] = $4; note[$2] = $5; order[++nrows] = $2; next
+}
+$1 == "SEEN" { note[$2] = $3; next }
 $1 == "GROW" { grow[$2, $3, $4] = $5; if ($2 == "cpus") hascpu[$3] = 1; else haswatch[$3] = 1; next }
+$1 == "FILTER" && $2 == "scale" { scale[$3, $4] = $5; hasscale[$3] = 1; next }
 $1 == "FILTER" { filt[$3, $4] = $5; hasfilt[$3] = 1; next }
 END {
-	peer["count"] = "perf_stat"; target["count"] = 1.1
-	peer["ring"] = "perf_record"; target["ring"] = 0.7
-	peer["stack"] = "perf_record_g"; target["stack"] = 1.0
-	peer["stacktrace"] = "perf_record_g"; target["stacktrace"] = 1.0
+	while (bi < nb) order[++nrows] = border[++bi]
+	peer["count"] = "perf_stat"
+	peer["ring"] = "perf_record"; target["ring"] = 0.6
+	peer["stack"] = "perf_record_g"; target["stack"] = 0.8
+	peer["stacktrace"] = "perf_record_g"; target["stacktrace"] = 0.8
 	peer["regs"] = "perf_record"; peer["hist"] = "perf_record"; peer["evoff"] = "perf_stat"
-	peer["floor"] = "perf_stat"
+	peer["floor"] = "perf_stat"; peer["bare"] = "perf_stat"
+	peer["bpf_count"] = "perf_stat"; peer["bpf_print"] = "perf_record_k"; peer["bpf_kstack"] = "perf_record_g_k"
+	peer["perf_record_k"] = "perf_record"; peer["perf_record_g_k"] = "perf_record_g"
+	pname["perf_record_k"] = "perf rec, stopped"; pname["perf_record_g_k"] = "perf rec -g, stopped"
+	bpeer["count"] = "bpf_count"; bpeer["hist"] = "bpf_count"; bpeer["ring"] = "bpf_print"
+	bpeer["regs"] = "bpf_print"; bpeer["stack"] = "bpf_kstack"; bpeer["stacktrace"] = "bpf_kstack"
 	pname["perf_stat"] = "perf stat"; pname["perf_record"] = "perf record"
 	pname["perf_record_g"] = "perf record -g"
+	pname["bpf_count"] = "count()"; pname["bpf_print"] = "printf"; pname["bpf_kstack"] = "@[kstack]"
 	base = ns["none"]
 	if (nrows) {
 		print ""
 		print "Cost of one write of ksym_hitgen_var, in instructions (guest ns under -icount shift=0)"
-		printf "  %-44s %7s %9s  %-22s %-15s %s\n", "configuration", "instr", "vs none", "vs perf peer", "target", "hits seen"
+		printf "  %-46s %7s %8s  %-20s %-15s %-30s %s\n", "configuration", "instr", "vs none", "vs perf peer", "vs bpftrace", "target", "hits seen"
 		for (i = 1; i <= nrows; i++) {
 			id = order[i]
-			vp = ""; tg = ""
-			if (id in peer) {
+			vp = ""; vb = ""; tg = ""
+			if (id in peer)
 				vp = ratio(ns[id], ns[peer[id]]) " " pname[peer[id]]
-				if (id in target && num(ns[id]) && num(ns[peer[id]])) {
-					r = ns[id] / ns[peer[id]]
-					tg = sprintf("<=%.1fx %s", target[id], r <= target[id] ? "met" : "MISSED")
-				}
+			if (id in bpeer) {
+				vb = ratio(ns[id], ns[bpeer[id]]) " " pname[bpeer[id]]
+				if (num(ns[id]) && num(ns[bpeer[id]]))
+					tg = "<=bpf " (ns[id] <= ns[bpeer[id]] ? "met" : "MISSED")
 			}
+			if (id in target && num(ns[id]) && num(ns[peer[id]])) {
+				r = ns[id] / ns[peer[id]]
+				tg = sprintf("<=%.1fx %s", target[id], r <= target[id] ? "met" : "MISSED") (tg != "" ? ", " tg : "")
+			}
+			if (id == "count" && num(ns[id]) && num(ns["floor"]))
+				tg = sprintf("<=floor+40 %s", ns[id] - ns["floor"] <= 40 ? "met" : "MISSED") (tg != "" ? ", " tg : "")
 			seen = note[id]
-			sub(/^(perf|floor|ksym counted): /, "", seen); sub(/^ksym counted /, "", seen)
+			sub(/^(perf|floor|bare|bpftrace|ksym counted): /, "", seen); sub(/^ksym counted /, "", seen)
 			sub(/ of /, "/", seen)
-			printf "  %-44s %7s %9s  %-22s %-15s %s\n", label[id], num(ns[id]) ? sprintf("%.0f", ns[id]) : "-",
-				ratio(ns[id], base), vp, tg, seen
+			printf "  %-46s %7s %8s  %-20s %-15s %-30s %s\n", label[id], num(ns[id]) ? sprintf("%.0f", ns[id]) : "-",
+				ratio(ns[id], base), vp, vb, tg, seen
 		}
 	}
 	if (num(ns["floor"]) && num(ns["count"]) && num(ns["perf_stat"])) {
 		print ""
 		printf "Counting only is %.0f instructions above perf stat: %.0f of them the sampling overflow path\n", ns["count"] - ns["perf_stat"], ns["floor"] - ns["perf_stat"]
-		printf "of perf (the floor row: any overflow handler pays it), %.0f the ksym handler. The floor alone is %s perf stat.\n", ns["count"] - ns["floor"], ratio(ns["floor"], ns["perf_stat"])
+		printf "of perf (the floor row: any overflow handler pays it), %.0f the ksym handler (goal: 40). The floor alone is %s perf stat.\n", ns["count"] - ns["floor"], ratio(ns["floor"], ns["perf_stat"])
+		if (num(ns["bare"]))
+			printf "The bare trap (breakpoint counting, no handler) costs %.0f: the floor is %.0f above it, counting only %.0f.\n", ns["bare"], ns["floor"] - ns["bare"], ns["count"] - ns["bare"]
+	}
+	if (num(ns["perf_record_k"]) && num(ns["ring"]) && num(ns["perf_record_g_k"]) && num(ns["stack"])) {
+		printf "Against perf with its reader stopped (the kernel alone, as ksym rows): ring buffer %s perf record, ksym-stack %s perf record -g.\n",
+			ratio(ns["ring"], ns["perf_record_k"]), ratio(ns["stack"], ns["perf_record_g_k"])
+	}
+	if (length(hasscale)) {
+		print ""
+		print "Filter writes at scale: guest ns of one ksym_trace_filter write of k entries (tracer current,"
+		print "nothing else watched; instructions on all CPUs plus time asleep: RCU grace periods, the arming work)"
+		printf "  %-44s %12s %12s %12s\n", "", "1 entry", "2 entries", "4 entries"
+		split("add k watches (-w-)|change all to rw-|remove all (---)|clear (0) after adding k|(open + markers, subtracted)", sl, "|")
+		split("add change remove clear empty", sk, " ")
+		for (j = 1; j <= 5; j++)
+			printf "  %-44s %12s %12s %12s\n", sl[j], scale[1, sk[j]], scale[2, sk[j]], scale[4, sk[j]]
+		if ((1, "gp_add") in scale) {
+			print "  grace periods waited (synchronize_rcu calls per write):"
+			for (j = 1; j <= 4; j++)
+				printf "  %-44s %12s %12s %12s\n", "  " sl[j], scale[1, "gp_" sk[j]], scale[2, "gp_" sk[j]], scale[4, "gp_" sk[j]]
+		}
+		if ((1 in hasscale) && (2 in hasscale) && (4 in hasscale)) {
+			print ""
+			printf "Filter write vs entries: add %s; change %s; remove %s; clear %s.\n",
+				growth(scale[1, "add"], scale[2, "add"], scale[4, "add"], "entry"),
+				growth(scale[1, "change"], scale[2, "change"], scale[4, "change"], "entry"),
+				growth(scale[1, "remove"], scale[2, "remove"], scale[4, "remove"], "entry"),
+				growth(scale[1, "clear"], scale[2, "clear"], scale[4, "clear"], "entry")
+		}
 	}
 	if (length(hascpu) || length(haswatch)) {
 		print ""
@@ -107,22 +180,83 @@ END {
 				growth(filt[1, "remove"], filt[2, "remove"], filt[4, "remove"], "CPU")
 		}
 	}
-	# The chart data, for the caller: group, ksym, perf.
+	# The chart data, for the caller: group, ksym, perf, bpftrace ("-": none).
 	if (chart != "" && num(ns["count"])) {
-		split("count perf_stat counting|ring perf_record ring buffer|stack perf_record_g ksym-stack|stacktrace perf_record_g options/stacktrace|hist perf_record hist trigger", groups, "|")
+		split("count perf_stat bpf_count counting|ring perf_record bpf_print ring buffer|stack perf_record_g bpf_kstack ksym-stack|stacktrace perf_record_g bpf_kstack stacktrace opt.|hist perf_record bpf_count hist trigger", groups, "|")
 		for (g = 1; g <= 5; g++) {
 			split(groups[g], w, " ")
-			name = groups[g]; sub(/^[^ ]+ [^ ]+ /, "", name)
-			printf "\"%s: %s\\n(%s)\" %s %s\n", name, ratio(ns[w[1]], ns[w[2]]), pname[w[2]], ns[w[1]], ns[w[2]] > chart
+			name = groups[g]; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", name)
+			printf "\"%s\\n%s %s\" %s %s %s\n", name, ratio(ns[w[1]], ns[w[2]]), pname[w[2]],
+				ns[w[1]], num(ns[w[2]]) ? ns[w[2]] : "-", num(ns[w[3]]) ? ns[w[3]] : "-" > chart
 		}
 		close(chart)
 	}
-}' chart="${KSYM_BENCH_SVG:+${KSYM_BENCH_SVG%.svg}.dat}"
+}' chart="$chart"
+}
 
-[[ -n ${KSYM_BENCH_SVG:-} ]] || exit 0
-dat=${KSYM_BENCH_SVG%.svg}.dat
-rm -f "$KSYM_BENCH_SVG"
-if [[ ! -s $dat ]]; then
+# All kernels side by side: the main rows, instructions and ratios.
+side_by_side() {
+	local i f
+	for i in "${!names[@]}"; do
+		while IFS= read -r f; do
+			[[ -z $f ]] || sed "s/^/$i|/" "$f"
+		done <<< "${groups[$i]}"
+	done | tr -d '\r' | awk -F'|' -v names="$(printf '%s|' "${names[@]}")" '
+	function num(x) { return x != "" && x != "-" }
+	$2 == "ROW" { if (!($3 in seen)) { seen[$3] = 1; order[++n] = $3 } ns[$1, $3] = $4; label[$3] = $5 }
+	END {
+		nk = split(names, kn, "|") - 1
+		if (nk < 2) exit
+		peer["count"] = "perf_stat"; peer["ring"] = "perf_record"; peer["stack"] = "perf_record_g"
+		peer["stacktrace"] = "perf_record_g"; peer["hist"] = "perf_record"; peer["floor"] = "perf_stat"
+		peer["bare"] = "perf_stat"; peer["regs"] = "perf_record"
+		bpeer["count"] = "bpf_count"; bpeer["ring"] = "bpf_print"; bpeer["stack"] = "bpf_kstack"
+		bpeer["stacktrace"] = "bpf_kstack"; bpeer["hist"] = "bpf_count"
+		print ""
+		print "===== All kernels: instructions per write; p = vs the perf peer, b = vs the bpftrace program delivering the same;"
+		print "last/first = instructions on the last kernel over the first ====="
+		printf "  %-46s", "configuration"
+		for (k = 0; k < nk; k++) printf " %24s", substr(kn[k + 1], 1, 24)
+		printf " %10s\n", "last/first"
+		for (i = 1; i <= n; i++) {
+			id = order[i]
+			printf "  %-46s", label[id]
+			for (k = 0; k < nk; k++) {
+				v = ns[k, id]; c = num(v) ? sprintf("%.0f", v) : "-"
+				if (num(v) && (id in peer) && num(ns[k, peer[id]])) c = c sprintf(" %.2fp", v / ns[k, peer[id]])
+				if (num(v) && (id in bpeer) && num(ns[k, bpeer[id]])) c = c sprintf(" %.2fb", v / ns[k, bpeer[id]])
+				printf " %24s", c
+			}
+			v = ns[nk - 1, id]; w = ns[0, id]
+			printf " %10s\n", (num(v) && num(w) && w > 0) ? sprintf("%.2fx", v / w) : ""
+		}
+	}'
+}
+
+svg=${KSYM_BENCH_SVG:-}
+dats=()
+for i in "${!names[@]}"; do
+	dat=
+	if [[ -n $svg ]]; then
+		dat=${svg%.svg}-$i.dat
+		rm -f "$dat"
+		dats+=("$dat")
+	fi
+	mapfile -t raws < <(printf '%s' "${groups[$i]}")
+	report "${names[$i]}" "$dat" "${raws[@]}"
+done
+side_by_side
+
+[[ -n $svg ]] || exit 0
+rm -f "$svg"
+plots=() titles=()
+for i in "${!dats[@]}"; do
+	if [[ -s ${dats[$i]} ]]; then
+		plots+=("${dats[$i]}")
+		titles+=("${names[$i]:-this kernel}")
+	fi
+done
+if ((${#plots[@]} == 0)); then
 	echo "bench-report: no ksym/perf rows measured, no chart"
 	exit 0
 fi
@@ -130,23 +264,36 @@ if ! command -v gnuplot > /dev/null; then
 	echo "bench-report: gnuplot missing (apt-get install gnuplot-nox), no chart"
 	exit 0
 fi
-gnuplot <<EOF
-set terminal svg size 1100,580 dynamic enhanced font 'sans,12' background '#ffffff'
-set output '$KSYM_BENCH_SVG'
-set title 'Instructions per watched write of ksym\\_hitgen\\_var (QEMU -icount shift=0, same boot)'
-set ylabel 'instructions per access'
+{
+	cat <<GP
+set terminal svg size $((800 * ${#plots[@]})),600 dynamic enhanced font 'sans,12' background '#ffffff'
+set output '$svg'
+set multiplot layout 1,${#plots[@]} title 'Instructions per watched write of ksym\\_hitgen\\_var (QEMU -icount shift=0, same boot)'
+set datafile missing '-'
+set ylabel 'instructions per access (log scale)'
+set logscale y
 set style data histogram
 set style histogram cluster gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
 set key top left
 set grid ytics
-set yrange [0:*]
-set xtics font ',10'
+set yrange [100:*]
+set xtics font ',8'
 set bmargin 5
-plot '$dat' using 2:xtic(1) title 'ksym' lc rgb '#2a6fb0', \
-	'' using 3 title 'perf (peer)' lc rgb '#c0504d', \
-	'' using (\$0 - 0.17):2:(sprintf('%.0f', \$2)) with labels offset 0,0.7 font ',9' notitle, \
-	'' using (\$0 + 0.17):3:(sprintf('%.0f', \$3)) with labels offset 0,0.7 font ',9' notitle
-EOF
-echo "bench-report: chart in $KSYM_BENCH_SVG"
+GP
+	for i in "${!plots[@]}"; do
+		t=${titles[$i]//_/\\\\_}
+		cat <<GP
+set title '$t'
+plot '${plots[$i]}' using 2:xtic(1) title 'ksym' lc rgb '#2a6fb0', \\
+	'' using 3 title 'perf (peer)' lc rgb '#c0504d', \\
+	'' using 4 title 'bpftrace (same delivery)' lc rgb '#9bbb59', \\
+	'' using (\$0 - 0.3):2:(sprintf('%.0f', \$2)) with labels offset 0,0.7 font ',8' notitle, \\
+	'' using (\$0):3:(sprintf('%.0f', \$3)) with labels offset 0,0.7 font ',8' notitle, \\
+	'' using (\$0 + 0.3):4:(sprintf('%.0f', \$4)) with labels offset 0,0.7 font ',8' notitle
+GP
+	done
+	echo 'unset multiplot'
+} | gnuplot
+echo "bench-report: chart in $svg"

@@ -17,17 +17,28 @@
 # Output: one machine-readable line per measurement, which the host
 # (bench/bench-report.sh) turns into tables and a chart:
 #   ROW|id|ns per access|label|note          one configuration
+#   SEEN|id|note                             the row's note, known later
 #   GROW|watches|k|mode|ns per access        k watches armed, hits on one
 #   GROW|cpus|n|mode|ns per access           this boot's CPU count
 #   FILTER|cpus|n|op|ns per write            one ksym_trace_filter write
-# Lines starting with "ksym-bench:" are comments.
+#   FILTER|scale|k|op|ns per write           one write of k entries (filters)
+# Lines starting with "ksym-bench:" are comments, "ksym-bench-progress:" progress.
 #
 # Usage: ksym-bench.sh [N [PARTS]]   N accesses per measurement (default
 # ksym.bench_n= on the kernel command line, else 20000); PARTS (default
 # ksym.bench= on the kernel command line, else "main,watches,cpus"):
 # main = the table against perf, watches = growth with the number of
-# watches, cpus = per-hit cost and filter writes on this boot's CPUs (make
-# bench boots with 1, 2 and 4 CPUs).
+# watches, filters = one filter write of 1, 2 and 4 entries, cpus = per-hit
+# cost and filter writes on this boot's CPUs (make bench boots with 1, 2 and
+# 4 CPUs), bpftrace = the bpftrace rows (last).
+#
+# bpftrace (Debian's, in a second initramfs archive that make bench appends)
+# runs in the background with a BEGIN probe that says when its probes are
+# attached; its process (the reader of its buffers) is stopped while the
+# write is timed, so its rows are the hits' cost in the kernel, as ksym's
+# are (nothing reads ksym's entries then); after the write it drains its
+# buffer until its output stops growing and is ended with SIGINT. Without
+# bpftrace in the VM its rows say so.
 #        ksym-bench.sh --measure N   one timed write of N (perf's workload)
 set -eu
 
@@ -47,14 +58,18 @@ measure() { # N
 }
 
 if [ "${1:-}" = --measure ]; then
+	# KSYM_BENCH_STOP_READER=1: perf (the parent, which reads its
+	# buffers) is stopped while the write is timed.
+	[ -z "${KSYM_BENCH_STOP_READER:-}" ] || kill -STOP $PPID
 	measure "$2"
+	[ -z "${KSYM_BENCH_STOP_READER:-}" ] || kill -CONT $PPID
 	exit
 fi
 
 N=${1:-$(sed -n 's/.*ksym\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)}
 N=${N:-20000}
 PARTS=${2:-$(sed -n 's/.*ksym\.bench=\([a-z,]*\).*/\1/p' /proc/cmdline)}
-PARTS=${PARTS:-main,watches,cpus}
+PARTS=${PARTS:-main,watches,filters,cpus,bpftrace}
 CPUS=$(nproc)
 SELF=$(readlink -f "$0")
 
@@ -115,6 +130,69 @@ perf_row() { # id label perf-args...
 	echo "ROW|$id|$(cat /tmp/bench-perf.ns)|$label|perf: ${got:-?} of $N"
 }
 
+# A bpftrace row: PROGRAM runs in the background while one timed write is
+# made, its user-space reader stopped (SIGSTOP) during the write and let
+# drain its buffer after; $3 is bpftrace's program, $4 how its output
+# counts the hits: "map"
+# (the sum of its map's counts) or "lines" (lines starting with "hit ").
+# Its buffers hold every event (BPFTRACE_PERF_RB_PAGES, 16 MB per CPU, as
+# perf record's -m 16M).
+bpf_row() { # id label program count-by
+	id=$1 label=$2
+	if ! command -v bpftrace > /dev/null; then
+		echo "ROW|$id|-|$label|no bpftrace in the VM"
+		return 0
+	fi
+	rm -f /tmp/bench-bt.*
+	BPFTRACE_PERF_RB_PAGES=4096 bpftrace -e "BEGIN { printf(\"ready\\n\"); } $3" \
+		> /tmp/bench-bt.out 2> /tmp/bench-bt.err &
+	bt=$!
+	i=0
+	until grep -q '^ready' /tmp/bench-bt.out 2> /dev/null; do
+		if ! kill -0 $bt 2> /dev/null || [ $i -ge 300 ]; then
+			kill -INT $bt 2> /dev/null || true
+			wait $bt || true
+			echo "ksym-bench: bpftrace -e '$3' did not start:"
+			sed 's/^/ksym-bench:   /' /tmp/bench-bt.err
+			echo "ROW|$id|-|$label|bpftrace: $(grep -m1 -i error /tmp/bench-bt.err | tr '|' /)"
+			return 0
+		fi
+		sleep 1
+		i=$((i + 1))
+	done
+	# Its reader stopped while the write is timed: the row is what the
+	# hits cost in the kernel (as for ksym, whose entries nobody reads);
+	# then it drains the buffer.
+	echo "ksym-bench-progress: bpftrace ready after $i s"
+	kill -STOP $bt
+	ns=$(measure "$N")
+	kill -CONT $bt
+	# The row now, its count of the hits when bpftrace has drained.
+	echo "ROW|$id|$ns|$label|bpftrace: its output not drained"
+	# Let its reader drain the buffer (untimed, at most 10 minutes), then
+	# stop it.
+	last=-1
+	size=$(wc -c < /tmp/bench-bt.out)
+	i=0
+	while [ "$size" != "$last" ] && [ $i -lt 300 ]; do
+		sleep 2
+		last=$size
+		size=$(wc -c < /tmp/bench-bt.out)
+		i=$((i + 1))
+		[ $((i % 15)) != 0 ] || echo "ksym-bench-progress: bpftrace still writing its output ($size bytes)"
+	done
+	kill -INT $bt
+	wait $bt || true
+	case $4 in
+	map) got=$(awk -F': ' '/^@/ { n += $NF } END { print n + 0 }' /tmp/bench-bt.out) ;;
+	lines) got=$(grep -c '^hit ' /tmp/bench-bt.out || true) ;;
+	esac
+	lost=$(sed -n 's/.*Lost \([0-9]*\) events.*/\1/p' /tmp/bench-bt.out /tmp/bench-bt.err | awk '{ n += $1 } END { print n + 0 }')
+	[ "$lost" = 0 ] || got="$got, $lost lost"
+	echo "SEEN|$id|bpftrace: $got of $N"
+	rm -f /tmp/bench-bt.*
+}
+
 echo "KSYM-BENCH-BEGIN"
 echo "ksym-bench: $N writes of ksym_hitgen_var ($ADDR) per measurement, $(uname -r), $CPUS CPUs, parts $PARTS"
 measure "$N" > /dev/null	# warm up: first-time costs are not an access's
@@ -133,6 +211,14 @@ if has_part main; then
 		record -q -a -c 1 -m 16M -o /tmp/bench-perf.data -e "mem:$ADDR/8:w"
 	perf_row perf_record_g "perf record -a -g -e mem:ADDR/8:w" \
 		record -q -a -g -c 1 -m 16M -o /tmp/bench-perf.data -e "mem:$ADDR/8:w"
+	# The same with perf's reader stopped during the write (as the
+	# bpftrace rows): the hits' cost in the kernel alone.
+	export KSYM_BENCH_STOP_READER=1
+	perf_row perf_record_k "perf record, its reader stopped" \
+		record -q -a -c 1 -m 16M -o /tmp/bench-perf.data -e "mem:$ADDR/8:w"
+	perf_row perf_record_g_k "perf record -g, its reader stopped" \
+		record -q -a -g -c 1 -m 16M -o /tmp/bench-perf.data -e "mem:$ADDR/8:w"
+	unset KSYM_BENCH_STOP_READER
 	rm -f /tmp/bench-perf.*
 	# The floor of any tracer built on perf's breakpoints: the same
 	# breakpoint, sampling every hit, with an overflow handler that only
@@ -142,6 +228,16 @@ if has_part main; then
 	ns=$(measure "$N")
 	echo "ROW|floor|$ns|perf breakpoint + handler that only counts|floor: $(cat $H/floor) of $N"
 	echo 0 > $H/floor
+	# Below it the bare trap: the same breakpoint counting, no handler to
+	# call (ksym_hitgen/bare; hit generators before it have no such file).
+	if [ -e $H/bare ]; then
+		echo 1 > $H/bare
+		ns=$(measure "$N")
+		echo "ROW|bare|$ns|bare trap: breakpoint counting, no handler|bare: $(cat $H/bare) of $N"
+		echo 0 > $H/bare
+	else
+		echo "ROW|bare|-|bare trap: breakpoint counting, no handler|no ksym_hitgen/bare"
+	fi
 	echo 'ksym_hitgen_var/8:-w-' > ksym_trace_filter
 	row disarmed "ksym watch set, no consumer (disarmed)"
 	echo ksym > current_tracer
@@ -218,6 +314,88 @@ if has_part watches; then
 	echo > trace
 fi
 
+# One ksym_trace_filter write of k entries (k = 1, 2, 4: all four debug
+# registers), tracer current, nothing else watched: add them, change them
+# all to rw-, remove them all (---), add them again and clear (0). Each
+# op's guest ns, averaged over R rounds, minus the empty interval; and how
+# many RCU grace periods it waited for (calls of synchronize_rcu, counted
+# by a kprobe event in the bench's instance: ksym's own after a removal,
+# and the hw_breakpoint core's, whose slot lock is a per-CPU rw-semaphore
+# that a CPU-bound breakpoint takes for writing).
+if has_part filters; then
+	echo nop > current_tracer
+	echo 0 > ksym_trace_filter
+	echo ksym > current_tracer
+	echo 0 > tracing_on
+	sync_arm
+	gp=
+	if echo 'p:ksym_bench_gp synchronize_rcu' >> kprobe_events 2> /dev/null; then
+		echo 1 > $B/events/kprobes/ksym_bench_gp/enable
+		gp=1
+	else
+		echo "ksym-bench: no kprobe on synchronize_rcu: grace periods not counted"
+	fi
+	R=5
+	for k in 1 2 4; do
+		add='' chg='' del=''
+		i=0
+		for e in ksym_hitgen_var/8 ksym_hitgen_u32/4 ksym_hitgen_buf/8 ksym_hitgen_buf+8/8; do
+			[ $i -lt $k ] || break
+			add="$add $e:-w-" chg="$chg $e:rw-" del="$del $e:---"
+			i=$((i + 1))
+		done
+		echo > $B/trace
+		r=0
+		while [ $r -lt $R ]; do
+			echo "t0" > $B/trace_marker
+			sync_arm
+			echo "t1" > $B/trace_marker
+			echo "$add" > $T/ksym_trace_filter
+			sync_arm
+			echo "t2" > $B/trace_marker
+			echo "$chg" > $T/ksym_trace_filter
+			sync_arm
+			echo "t3" > $B/trace_marker
+			echo "$del" > $T/ksym_trace_filter
+			sync_arm
+			echo "t4" > $B/trace_marker
+			echo "$add" > $T/ksym_trace_filter
+			sync_arm
+			echo "t5" > $B/trace_marker
+			echo 0 > $T/ksym_trace_filter
+			sync_arm
+			echo "t6" > $B/trace_marker
+			r=$((r + 1))
+		done
+		! grep -qv -e '^#' -e '^$' $T/ksym_trace_filter || echo "ksym-bench: filter not empty after clear"
+		awk -v r=$R -v k=$k -v gp="$gp" '/ksym_bench_gp:/ { g++ }
+			/tracing_mark_write: t[0-6]$/ {
+				t = $(NF - 2); sub(":", "", t); i = substr($NF, 2) + 0
+				if (i > 0) { d[i] += t - last; ng[i] += g }
+				last = t; g = 0
+			}
+			END {
+				empty = d[1] / r
+				n = split("empty add change remove readd clear", op, " ")
+				printf "FILTER|scale|%d|empty|%.0f\n", k, empty * 1e9
+				for (i = 2; i <= 6; i++)
+					if (i != 5) {
+						printf "FILTER|scale|%d|%s|%.0f\n", k, op[i], (d[i] / r - empty) * 1e9
+						if (gp)
+							printf "FILTER|scale|%d|gp_%s|%.1f\n", k, op[i], ng[i] / r
+					}
+			}' $B/trace
+	done
+	if [ -n "$gp" ]; then
+		echo 0 > $B/events/kprobes/ksym_bench_gp/enable
+		echo '-:ksym_bench_gp' >> kprobe_events
+	fi
+	echo nop > current_tracer
+	echo 0 > ksym_trace_filter
+	echo 1 > tracing_on
+	echo > trace
+fi
+
 # This boot's CPUs: per-hit cost with one watch, and what one filter write
 # costs while the tracer is current (the write arms or disarms on every CPU).
 if has_part cpus; then
@@ -264,6 +442,24 @@ if has_part cpus; then
 	echo 0 > ksym_trace_filter
 	echo 1 > tracing_on
 	echo > trace
+fi
+# bpftrace's watchpoint probe on the same word, as a user writes it:
+# counting per accessor, printing each hit (what ksym_hit records: task,
+# CPU, time, accessor, value), and the call chains, counted per chain in
+# the kernel. (A printf of kstack per hit was measured too, 6283
+# instructions on the production kernel and 11835 on the test kernel, but
+# bpftrace draining those 20000 events after the write left the guest
+# silent for good in 4 of 7 boots, on both kernels: not investigated.)
+# Last, so that a stuck bpftrace costs no other row.
+if has_part bpftrace; then
+	echo 100000000 > /proc/sys/kernel/perf_event_max_sample_rate || true
+	echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent || true
+	bpf_row bpf_count "bpftrace watchpoint, @[accessor] = count()" \
+		"watchpoint:$ADDR:8:w { @[ksym(reg(\"ip\"))] = count(); }" map
+	bpf_row bpf_print "bpftrace watchpoint, printf per hit" \
+		"watchpoint:$ADDR:8:w { printf(\"hit %s %d %d %llu %lx %lx\\n\", comm, tid, cpu, nsecs, reg(\"ip\"), *(uint64 *)$ADDR); }" lines
+	bpf_row bpf_kstack "bpftrace watchpoint, @[kstack] = count()" \
+		"watchpoint:$ADDR:8:w { @[kstack] = count(); }" map
 fi
 rmdir $B
 echo "KSYM-BENCH-END"
