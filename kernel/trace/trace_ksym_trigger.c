@@ -1122,6 +1122,18 @@ static int ksym_trigger_parse(struct event_command *cmd_ops,
 	*end = '\0';
 	if (filter && !*filter)
 		filter = NULL;
+	/*
+	 * After the entry only "if FILTER" may come (set_trigger_filter()
+	 * splits at a space or tab); the filter's own errors are the filter
+	 * parser's to log, this one would not be.
+	 */
+	if (filter && (!str_has_prefix(filter, "if") ||
+		       (filter[2] != ' ' && filter[2] != '\t') ||
+		       !*skip_spaces(filter + 2))) {
+		ret = ksym_entry_fail(e, KSYM_ERR_T_SYNTAX, pos + (filter - param),
+				      -EINVAL);
+		goto out_log;
+	}
 
 	/* Removal: the trigger as its file shows it, or as it was set. */
 	if (remove) {

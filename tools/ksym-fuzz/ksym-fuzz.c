@@ -3114,6 +3114,17 @@ static void trig_model(const struct tfile *f, const char *buf, size_t n, struct 
 	*end = '\0';
 	snprintf(pbuf, sizeof(pbuf), "%s", param);
 
+	/* Text after the entry that is no "if FILTER": refused first, logged. */
+	if (ftext && rule_trailing_logged()) {
+		char *rest = ftext + strcspn(ftext, " \t");
+
+		if (strncmp(ftext, "if", rest - ftext) || rest - ftext != 2 || !*rest) {
+			twhy(o, "'%.20s' after the entry is no 'if FILTER'", ftext);
+			o->trailing = true;
+			return;
+		}
+	}
+
 	if (remove) {
 		i = trig_find(f, o->add.unwatch, param, true, &raced);
 		if (i < 0 || raced) {
