@@ -302,7 +302,7 @@ static noinline void ksym_hitgen_obj_write(struct ksym_hitgen_obj *obj,
 static int ksym_hitgen_object(void *data, u64 n)
 {
 	struct ksym_hitgen_obj *objs[KSYM_HITGEN_OBJECTS_MAX];
-	int i, nr = READ_ONCE(ksym_hitgen_objects), ret = 0;
+	int i, nr = READ_ONCE(ksym_hitgen_objects), ret = 0, settled;
 
 	if (n > KSYM_HITGEN_MAX_N)
 		return -ERANGE;
@@ -317,13 +317,17 @@ static int ksym_hitgen_object(void *data, u64 n)
 		}
 		objs[i]->id = i;
 		trace_ksym_hitgen_obj_alloc(objs[i]);
-		ksym_trigger_settle((unsigned long)objs[i]);
+		settled = ksym_trigger_settle((unsigned long)objs[i]);
+		if (settled < 0 && !ret)
+			ret = settled;
 	}
 	for (i = 0; !ret && i < nr; i++)
 		ksym_hitgen_obj_write(objs[i], n);
 	for (i = 0; i < nr; i++) {
 		trace_ksym_hitgen_obj_free(objs[i]);
-		ksym_trigger_settle((unsigned long)objs[i]);
+		settled = ksym_trigger_settle((unsigned long)objs[i]);
+		if (settled < 0 && !ret)
+			ret = settled;
 		kfree(objs[i]);
 	}
 	return ret;

@@ -388,7 +388,7 @@ void ksym_dyn_cpu_online(unsigned int cpu);
 void ksym_dyn_cpu_offline(unsigned int cpu);
 int ksym_trigger_init(void);
 void ksym_trigger_sync(void);
-bool ksym_trigger_settle(unsigned long obj);
+int ksym_trigger_settle(unsigned long obj);
 
 /* trace_ksym_branch.c: the last branches before a hit */
 struct ksym_capture;

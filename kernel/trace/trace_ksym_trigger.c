@@ -525,24 +525,50 @@ static bool ksym_trigger_count(struct event_trigger_data *data,
 	return true;
 }
 
+/* Why a slot of @obj is still moving, for the console. */
+static void ksym_dyn_report_stuck(unsigned long obj)
+{
+	unsigned long c;
+	struct ksym_dyn *d;
+	int cpu;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(d, &ksym_dyns, node) {
+		if (READ_ONCE(d->obj) != obj)
+			continue;
+		c = ksym_dyn_ctl(d);
+		pr_warn("%s: %s: slot of %p in state %d, generation %lu\n",
+			d->trig->event, d->trig->canon, (void *)obj,
+			ksym_ctl_state(c), ksym_ctl_gen(c));
+		for_each_online_cpu(cpu)
+			pr_warn("  CPU %d: breakpoint %s, generation %lu\n",
+				cpu, READ_ONCE(*per_cpu_ptr(d->watch.bps, cpu)) ?
+				"yes" : "no",
+				READ_ONCE(*per_cpu_ptr(d->cpu_gen, cpu)));
+	}
+	rcu_read_unlock();
+}
+
 /**
  * ksym_trigger_settle - wait until the watches of an object stop moving
  * @obj: the object's address
  *
  * For the hit generator, after it emitted the event that names @obj:
- * waits (up to a second) until each slot that took @obj is live or
- * parked again, so that what it does next is watched exactly, or not.
- * Process context, no lock held.
+ * waits (up to ten seconds, for a loaded host) until each slot that took
+ * @obj is live or parked again, so that what it does next is watched
+ * exactly, or not. Process context, no lock held.
  *
- * Return: true if a watch of @obj is live.
+ * Return: 1 if a watch of @obj is live, 0 if not, -ETIMEDOUT if a slot
+ * was still moving after the wait (its state goes to the console).
  */
-bool ksym_trigger_settle(unsigned long obj)
+int ksym_trigger_settle(unsigned long obj)
 {
+	u64 deadline = ktime_get_ns() + 10 * NSEC_PER_SEC;
 	bool moving, live;
 	struct ksym_dyn *d;
-	int i, s;
+	int s;
 
-	for (i = 0; i < 10000; i++) {
+	for (;;) {
 		moving = false;
 		live = false;
 		rcu_read_lock();
@@ -558,9 +584,12 @@ bool ksym_trigger_settle(unsigned long obj)
 		rcu_read_unlock();
 		if (!moving)
 			return live;
+		if (ktime_get_ns() > deadline)
+			break;
 		usleep_range(50, 100);
 	}
-	return false;
+	ksym_dyn_report_stuck(obj);
+	return -ETIMEDOUT;
 }
 EXPORT_SYMBOL_GPL(ksym_trigger_settle);
 
