@@ -18,6 +18,11 @@
 #     kmemleak ... on timestamped kernel lines; lines matching the ERE in
 #     -v ignore="..." are exempt), and each "unreferenced object" in the kmemleak
 #     report /init prints between KSYM-KMEMLEAK-BEGIN/END (ksym.kmemleak=1).
+#     A KCSAN report ("BUG: KCSAN: data-race in A / B") is one problem line; the
+#     summary adds its two accesses and their top frames.
+#   - a run that did not finish (timeout, silence, no end marker) names the case
+#     that was running: the last "KSYM-CASE-BEGIN" without its "KSYM-CASE-END"
+#     (/init with ksym.deadline), else the last ftracetest result seen before.
 # Variables (-v): status (ok|timeout|idle), elapsed (s), smp (expected CPU count),
 # ignore (ERE), timeout (s), kmemleak (1: the kmemleak report must be there).
 # Prints "RESULT <passed> <failed> <skipped>" on the very last line for the caller.
@@ -47,6 +52,7 @@ BEGIN {
 	infr = 0; begin = 0; endrc = ""; cpus = ""; initat = ""; nbad = 0; nnotes = 0; hfail = 0
 	nofttest = 0
 	inkml = 0; kmlbegin = 0; kmlend = 0; nleak = 0
+	curcase = ""; lastres = ""; kcsan = 0; kcsanctx = 0
 }
 
 { sub(/\r+$/, ""); tailbuf[NR % 25] = $0 }
@@ -64,6 +70,10 @@ BEGIN {
 }
 /KSYM-TEST-ERROR/ { s = $0; sub(/.*KSYM-TEST-ERROR: */, "", s); harness_fail(s) }
 /KSYM-FTRACETEST: ftracetest found no test/ { nofttest = 1 }
+# /init with ksym.deadline: one ftracetest run per case.
+/KSYM-CASE-BEGIN / { s = $0; sub(/.*KSYM-CASE-BEGIN /, "", s); curcase = s }
+/KSYM-CASE-END / { curcase = "" }
+/KSYM-CASE-(NOTRUN|DEADLINE) / { s = $0; sub(/.*KSYM-CASE-/, "", s); note("deadline: " s) }
 /KSYM-KMEMLEAK-BEGIN/ { inkml = 1; kmlbegin = 1; next }
 /KSYM-KMEMLEAK-END/ { inkml = 0; kmlend = 1; next }
 inkml && /unreferenced object 0x/ && $0 !~ ts {
@@ -87,6 +97,20 @@ $0 ~ ts {
 	if (msg ~ bad && (ignore == "" || msg !~ ignore)) {
 		nbad++
 		if (nbad <= 40) badl[nbad] = msg
+		# KCSAN: the two accesses and the first frame of each follow.
+		if (msg ~ /BUG: KCSAN:/) { kcsan++; kcsanctx = (nbad <= 40) ? nbad : 0 }
+		else kcsanctx = 0
+	} else if (kcsanctx) {
+		if (msg ~ /^(read|write|race at unknown origin)/ && msg ~ / (by|on) /) {
+			kcsanacc = msg; kcsanwant = 1
+		} else if (kcsanwant && msg ~ /^ [^ ]/) {
+			badl[kcsanctx] = badl[kcsanctx] "\n      " kcsanacc "\n        " substr(msg, 2)
+			kcsanwant = 0
+		} else if (msg ~ /^value changed:/) {
+			badl[kcsanctx] = badl[kcsanctx] "\n      " msg
+		} else if (msg ~ /^Reported by Kernel Concurrency Sanitizer|^=====/) {
+			kcsanctx = 0
+		}
 	}
 	# KUnit KTAP, before /init runs (later KTAP would come from modules; same format).
 	ind = match(msg, /[^ ]/) - 1
@@ -133,6 +157,8 @@ infr && /^(not )?ok [0-9]+/ {
 	next
 }
 infr && /^# (Totals|of )/ { ftsummary[++nfts] = $0; next }
+# ftracetest's results as it prints them, case by case.
+/^(not )?ok [0-9]+ / { lastres = $0 }
 
 END {
 	if (status == "timeout") harness_fail("the VM did not finish within " timeout " s (hang?)")
@@ -148,6 +174,13 @@ END {
 	if (nbad > 0) harness_fail(nbad " kernel problem line(s) on the console")
 	if (kmemleak == 1 && !kmlend) harness_fail("no kmemleak report (KSYM-KMEMLEAK-END missing)")
 	if (nleak > 0) harness_fail("kmemleak: " nleak " unreferenced object(s)")
+	if (status != "ok" || endrc == "") {
+		if (curcase != "")
+			note("the run ended while this case ran: " curcase)
+		else if (begin && lastres != "")
+			note("the run ended after this ftracetest result (the next case was running): " lastres)
+	}
+	if (kcsan > 0) note("KCSAN: " kcsan " data-race report(s) (each one problem line above)")
 
 	print "==== ksym test summary ===="
 	printf "boot: /init at %s s of guest uptime, CPUs online %s, VM ran %s s\n", \

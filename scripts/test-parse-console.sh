@@ -2,12 +2,15 @@
 # test-parse-console.sh - host test of scripts/parse-console.awk on small,
 # hand-made console logs: a clean run passes; each kind of kernel report the
 # debug kernel can print (KASAN, UBSAN, KFENCE, ODEBUG, lockdep, sleeping in
-# atomic context, list corruption, kmemleak) fails it, and so does a missing
+# atomic context, list corruption, kmemleak) or the KCSAN kernel (a data race,
+# shown with both accesses' top frames) fails it, and so does a missing
 # kmemleak report when one is expected; and each failure kind of the judge
 # itself: a failing KUnit case or suite, a failing or unresolved ftracetest
 # case, a timeout, a silent VM, no start or end marker, a bad exit status,
-# fewer results than planned, wrong CPUs, an error from /init, an Oops.
-# Run by make check (before the VM) and make check-debug.
+# fewer results than planned, wrong CPUs, an error from /init, an Oops; with
+# a guest deadline (one ftracetest run per case), a case not run or killed at
+# the deadline fails, and a run cut short names the case that was running.
+# Run by make check (before the VM), make check-debug and make check-kcsan.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -66,7 +69,9 @@ LOG
 
 # check NAME WANT_FAILED KMEMLEAK [AWK-ARGS...] < log: the summary's failed
 # count is WANT_FAILED (or, for "+", at least 1); AWK-ARGS (-v status=timeout,
-# ...) override the defaults.
+# ...) override the defaults. If $says is set, the summary must also contain
+# that fixed string.
+says=
 check() {
 	local name=$1 want=$2 kml=$3 got
 	shift 3
@@ -75,7 +80,11 @@ check() {
 	awk -v status=ok -v elapsed=1 -v smp=2 -v timeout=60 -v ignore= -v kmemleak="$kml" "$@" \
 		-f "$AWK" "$tmp/log" > "$tmp/out"
 	read -r _ _ got _ < <(tail -n 1 "$tmp/out")
-	if [[ $want == + && $got -ge 1 ]] || [[ $want == "$got" ]]; then
+	if [[ -n $says ]] && ! grep -qF -- "$says" "$tmp/out"; then
+		printf 'not ok %d %s: the summary does not say "%s"\n' "$n" "$name" "$says"
+		sed 's/^/    /' "$tmp/out"
+		fails=$((fails + 1))
+	elif [[ $want == + && $got -ge 1 ]] || [[ $want == "$got" ]]; then
 		printf 'ok %d %s (failed=%s)\n' "$n" "$name" "$got"
 	else
 		printf 'not ok %d %s: failed=%s, wanted %s\n' "$n" "$name" "$got" "$want"
@@ -106,6 +115,38 @@ check "sleeping in atomic context" + 0 < <(with \
 	"[   17.000000] BUG: sleeping function called from invalid context at kernel/locking/mutex.c:585")
 check "list corruption" + 0 < <(with \
 	"[   18.000000] list_add corruption. prev->next should be next (ffffffff82a0c0c0), but was 0000000000000000.")
+# A KCSAN report (make check-kcsan): one problem line, with both accesses.
+kcsan_report=(
+	"[   15.000000] =================================================================="
+	"[   15.000001] BUG: KCSAN: data-race in ksym_hit_handler / ksym_stat_show"
+	"[   15.000002] "
+	"[   15.000003] write to 0xffff88800a1b2c08 of 8 bytes by interrupt on cpu 1:"
+	"[   15.000004]  ksym_hit_handler+0x2a1/0x4c0"
+	"[   15.000005]  perf_bp_event+0x1b6/0x1e0"
+	"[   15.000006] "
+	"[   15.000007] read to 0xffff88800a1b2c08 of 8 bytes by task 120 on cpu 0:"
+	"[   15.000008]  ksym_stat_show+0x5e/0x120"
+	"[   15.000009]  seq_read_iter+0x2a3/0x760"
+	"[   15.000010] "
+	"[   15.000011] value changed: 0x0000000000000007 -> 0x0000000000000008"
+	"[   15.000012] "
+	"[   15.000013] Reported by Kernel Concurrency Sanitizer on:"
+	"[   15.000014] CPU: 0 UID: 0 PID: 120 Comm: cat Not tainted 6.12.117 #1"
+	"[   15.000015] ==================================================================")
+check "KCSAN report" 1 0 < <(with "${kcsan_report[@]}")
+says="read to 0xffff88800a1b2c08 of 8 bytes by task 120 on cpu 0:
+        ksym_stat_show+0x5e/0x120"
+check "KCSAN report: its accesses and top frames in the summary" 1 0 < <(with "${kcsan_report[@]}")
+says="race at unknown origin, with read to 0xffffffff83a0c0c0 of 4 bytes by task 1 on cpu 0:
+        ksym_filter_write+0x12/0x300"
+check "KCSAN report: race at unknown origin" 1 0 < <(with \
+	"[   16.000001] BUG: KCSAN: data-race in ksym_filter_write+0x12/0x300" \
+	"[   16.000002] " \
+	"[   16.000003] race at unknown origin, with read to 0xffffffff83a0c0c0 of 4 bytes by task 1 on cpu 0:" \
+	"[   16.000004]  ksym_filter_write+0x12/0x300" \
+	"[   16.000005] " \
+	"[   16.000006] value changed: 0x00000000 -> 0x00000001")
+says=
 # Interleaved with userspace output, a kernel line still counts.
 check "report in the middle of a line" + 0 < <(with \
 	"ok 3 ksym tracer - three[   19.000000] BUG: KASAN: use-after-free in x+0x1/0x2")
@@ -136,6 +177,36 @@ check "Oops" + 0 < <(with \
 check "WARNING" 1 0 < <(with "[   22.000000] WARNING: CPU: 1 PID: 120 at kernel/trace/trace_ksym.c:300 ksym_arm+0x10/0x20")
 check "kernel line exempt by -v ignore" 0 0 -v 'ignore=WARNING: CPU: 1 PID: 120' < <(with \
 	"[   22.000000] WARNING: CPU: 1 PID: 120 at kernel/trace/trace_ksym.c:300 ksym_arm+0x10/0x20")
+
+# A guest deadline (ksym.deadline): one ftracetest run per case, results
+# renumbered; a case not run or killed at the deadline fails.
+deadline_log() {
+	clean | sed '/^KSYM-FTRACE-RESULTS-BEGIN/,$d'
+	echo "KSYM-CASE-BEGIN 1/3 test.d/ksym/one.tc at 10 s (deadline 100 s, 90 s left)"
+	echo "ok 1 ksym tracer - one"
+	echo "KSYM-CASE-END 1/3 test.d/ksym/one.tc at 20 s, ftracetest status 0"
+	echo "KSYM-CASE-BEGIN 2/3 test.d/ksym/two.tc at 20 s (deadline 100 s, 80 s left)"
+	echo "KSYM-CASE-DEADLINE 2/3 test.d/ksym/two.tc: still running at 100 s, killed"
+	echo "KSYM-CASE-END 2/3 test.d/ksym/two.tc at 105 s, ftracetest status killed"
+	echo "KSYM-CASE-NOTRUN 3/3 test.d/ksym/three.tc: the deadline (100 s) has passed (105 s)"
+	echo "KSYM-FTRACE-RESULTS-BEGIN"
+	echo "1..3"
+	echo "ok 1 ksym tracer - one"
+	echo "not ok 2 test.d/ksym/two.tc # KILLED: still running at the guest deadline (100 s)"
+	echo "not ok 3 test.d/ksym/three.tc # NOT RUN: the guest deadline (100 s) had passed"
+	echo "# of cases: 3, not run (deadline): 1, killed at the deadline: 1"
+	echo "KSYM-FTRACE-RESULTS-END"
+	echo "KSYM-KMEMLEAK-BEGIN"
+	echo "KSYM-KMEMLEAK-END"
+	echo "KSYM-TEST-END rc=1"
+}
+says="deadline: NOTRUN 3/3 test.d/ksym/three.tc"
+check "deadline: a case killed, one not run; kmemleak still scanned" 2 1 < <(deadline_log)
+says="the run ended while this case ran: 2/3 test.d/ksym/two.tc"
+check "VM timeout names the case that was running" + 0 -v status=timeout < <(deadline_log | sed '/^KSYM-CASE-DEADLINE/,$d')
+says="the run ended after this ftracetest result (the next case was running): ok 1 ksym tracer - one"
+check "VM timeout, one ftracetest run: the last result before it" + 0 -v status=timeout < <(clean | sed '/^KSYM-FTRACE-RESULTS-BEGIN/,$d'; echo "ok 1 ksym tracer - one")
+says=
 
 echo "test-parse-console: $n cases, $fails failed"
 ((fails == 0))
