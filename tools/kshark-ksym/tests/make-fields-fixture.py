@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make-fields-fixture.py - write ksym-fields.dat, a synthetic trace.dat whose
-ksym:ksym_hit has the caller and sym fields.
+"""make-fields-fixture.py - write ksym-fields.dat (or, with --trigger,
+ksym-trigger.dat), a synthetic trace.dat whose ksym:ksym_hit has the caller
+and sym fields.
 
-  make-fields-fixture.py [OUT.dat]     (default: ksym-fields.dat beside this)
+  make-fields-fixture.py [OUT.dat]            (default: ksym-fields.dat beside this)
+  make-fields-fixture.py --trigger [OUT.dat]  (default: ksym-trigger.dat beside this)
 
 Not recorded by a kernel: the other fixtures are (record-fixtures.sh, in the
 VM), and they predate the two fields. This file lets the headless test check
 the plugin's use of them on the host. It is a trace-cmd version 6 file
 (Documentation/trace-cmd/trace-cmd.dat.v6.5 in trace-cmd): the event's
-format is the kernel's (include/trace/events/ksym.h: caller after has_value,
-then "__data_loc char[] sym"), the records are ring buffer pages as
-trace_pipe_raw gives them, one page per CPU, and kallsyms is a small made-up
-table. Output is deterministic. The hits (test_ksym_hits.c expects them):
+format is the kernel's (include/trace/events/ksym.h: caller after value,
+before the byte fields, then "__data_loc char[] sym" at 68), the records are
+ring buffer pages as trace_pipe_raw gives them, one page per CPU, and
+kallsyms is a small made-up table. Output is deterministic. The hits
+(test_ksym_hits.c expects them):
 
   tasklist_lock -w-          CPU 0 pid 100: 3 by release_task, 2 by
                              copy_process, all with ip in do_raw_write_lock
@@ -22,6 +25,19 @@ table. Output is deterministic. The hits (test_ksym_hits.c expects them):
                              and dequeue_task_fair (2 + 2)
   init_task.flags rw-        CPU 1 pid 101: 2 by do_exit (a field: its
                              address is init_task+0x2c)
+
+ksym-trigger.dat: the hits of a dynamic watch, as the kernel writes them for
+"ksym_watch:obj.count:-w-" on ksym_hitgen:ksym_hitgen_obj_alloc and the
+object scenario (echo 3 > /sys/kernel/debug/ksym_hitgen/object, one object
+at a time), beside a static watch:
+
+  ksym_hitgen_obj.count -w-  3 objects, 3 writes each (values 1, 2, 3) by
+                             ksym_hitgen_obj_write: object 1 on CPU 0 pid 140
+                             at 0xff11000003a1c5a8, object 2 on CPU 1 pid 141
+                             at 0xff11000003a1d0a8, object 3 on CPU 0 pid 140
+                             at 0xff11000003a1c5a8 again (object 1's memory,
+                             freed and allocated anew)
+  ksym_hitgen_var -w-        CPU 1 pid 141: 2 by ksym_hitgen_write_a (1, 2)
 """
 import os
 import struct
@@ -63,15 +79,15 @@ format:
 \tfield:unsigned long bp;\toffset:32;\tsize:8;\tsigned:0;
 \tfield:unsigned long flags;\toffset:40;\tsize:8;\tsigned:0;
 \tfield:u64 value;\toffset:48;\tsize:8;\tsigned:0;
-\tfield:u8 len;\toffset:56;\tsize:1;\tsigned:0;
-\tfield:u8 access;\toffset:57;\tsize:1;\tsigned:0;
-\tfield:u8 has_value;\toffset:58;\tsize:1;\tsigned:0;
-\tfield:unsigned long caller;\toffset:64;\tsize:8;\tsigned:0;
-\tfield:__data_loc char[] sym;\toffset:72;\tsize:4;\tsigned:0;
+\tfield:unsigned long caller;\toffset:56;\tsize:8;\tsigned:0;
+\tfield:u8 len;\toffset:64;\tsize:1;\tsigned:0;
+\tfield:u8 access;\toffset:65;\tsize:1;\tsigned:0;
+\tfield:u8 has_value;\toffset:66;\tsize:1;\tsigned:0;
+\tfield:__data_loc char[] sym;\toffset:68;\tsize:4;\tsigned:0;
 
 print fmt: "%%s %%s ip=%%pS caller=%%pS value=%%s0x%%llx addr=%%lx sp=%%lx rbp=%%lx flags=%%lx", __get_str(sym), __print_symbolic(REC->access, { 1, "r--" }, { 2, "-w-" }, { 3, "rw-" }, { 4, "--x" }), (void *)REC->ip, (void *)REC->caller, REC->has_value ? "" : "unread:", REC->value, REC->addr, REC->sp, REC->bp, REC->flags
 """ % EVENT_ID
-FIXED = 76  # the record up to and with sym's __data_loc word
+FIXED = 72  # the record up to and with sym's __data_loc word
 
 SYMS = {
     "copy_process": 0xffffffff810a1000,
@@ -92,14 +108,25 @@ KALLSYMS = "".join("%016x %s %s\n" % (a, "A" if a < 1 << 32 else
                    for n, a in sorted(SYMS.items(), key=lambda s: s[1]))
 PERCPU = [0xff11000007c32a40, 0xff11000007d32a40]  # runqueues on CPU 0, 1
 
+# ksym-trigger.dat: the hit generator's symbols, as a module's in kallsyms.
+MOD_SYMS = {
+    "ksym_hitgen_write_a": 0xffffffffc0a01010,
+    "ksym_hitgen_obj_write": 0xffffffffc0a01350,
+    "ksym_hitgen_var": 0xffffffffc0a05400,
+}
+MOD_KALLSYMS = "".join("%016x %s %s\t[ksym_hitgen]\n"
+                       % (a, "t" if n.endswith(("_a", "_write")) else "b", n)
+                       for n, a in sorted(MOD_SYMS.items(), key=lambda s: s[1]))
+
 R, W = 1, 2
 
 
 def hit(ts_ms, pid, sym, addr, access, ln, value, caller, ip=None):
+    syms = dict(SYMS, **MOD_SYMS)
     return dict(ts=TS0 + ts_ms * 1_000_000, pid=pid, sym=sym, addr=addr,
                 access=access, len=ln, value=value,
-                caller=SYMS[caller[0]] + caller[1],
-                ip=SYMS[ip[0]] + ip[1] if ip else SYMS[caller[0]] + caller[1])
+                caller=syms[caller[0]] + caller[1],
+                ip=syms[ip[0]] + ip[1] if ip else syms[caller[0]] + caller[1])
 
 
 TL = SYMS["tasklist_lock"]
@@ -128,13 +155,34 @@ HITS = {
 }
 
 
+# ksym_watch:obj.count:-w-: the watched word is count, 8 bytes into a
+# struct ksym_hitgen_obj; object 3 got object 1's memory back.
+OBJ = [0xff11000003a1c5a0 + 8, 0xff11000003a1d0a0 + 8, 0xff11000003a1c5a0 + 8]
+OC = "ksym_hitgen_obj.count"
+OW = ("ksym_hitgen_obj_write", 0x1c)
+
+
+def obj_hits(ts_ms, pid, n):
+    return [hit(ts_ms + i, pid, OC, OBJ[n], W, 8, i + 1, OW) for i in range(3)]
+
+
+TRIGGER_HITS = {
+    0: obj_hits(1, 140, 0) + obj_hits(10, 140, 2),
+    1: [hit(4, 141, "ksym_hitgen_var", MOD_SYMS["ksym_hitgen_var"], W, 8, 1,
+            ("ksym_hitgen_write_a", 0x13)),
+        hit(5, 141, "ksym_hitgen_var", MOD_SYMS["ksym_hitgen_var"], W, 8, 2,
+            ("ksym_hitgen_write_a", 0x13))] + obj_hits(6, 141, 1),
+}
+
+
 def record(h):
     sym = h["sym"].encode() + b"\0"
     data = struct.pack("<HBBi", EVENT_ID, 0x1, 1, h["pid"])
-    data += struct.pack("<QQQQQQBBB", h["addr"], h["ip"], 0xffa0000000223d78,
-                        1, 0x206, h["value"], h["len"], h["access"], 1)
-    data += b"\0" * (64 - len(data))
-    data += struct.pack("<QI", h["caller"], len(sym) << 16 | FIXED)
+    data += struct.pack("<QQQQQQQBBB", h["addr"], h["ip"], 0xffa0000000223d78,
+                        1, 0x206, h["value"], h["caller"], h["len"],
+                        h["access"], 1)
+    data += b"\0" * (68 - len(data))
+    data += struct.pack("<I", len(sym) << 16 | FIXED)
     assert len(data) == FIXED
     data += sym
     data += b"\0" * (-len(data) % 4)
@@ -156,8 +204,18 @@ def page(hits):
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "ksym-fields.dat")
+    args = sys.argv[1:]
+    trigger = bool(args) and args[0] == "--trigger"
+    if trigger:
+        args = args[1:]
+        hits, kallsyms = TRIGGER_HITS, MOD_KALLSYMS
+        cmdlines = b"140 sh\n141 sh\n"
+    else:
+        hits, kallsyms = HITS, KALLSYMS
+        cmdlines = b"100 kworker/0:1\n101 sysctl\n"
+    out = args[0] if args else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)),
+        "ksym-trigger.dat" if trigger else "ksym-fields.dat")
 
     def s8(b):
         return struct.pack("<Q", len(b)) + b
@@ -167,18 +225,18 @@ def main():
     f += b"header_event\0" + s8(HEADER_EVENT.encode())
     f += struct.pack("<I", 0)                       # ftrace events
     f += struct.pack("<I", 1) + b"ksym\0" + struct.pack("<I", 1) + s8(FORMAT.encode())
-    f += struct.pack("<I", len(KALLSYMS)) + KALLSYMS.encode()
+    f += struct.pack("<I", len(kallsyms)) + kallsyms.encode()
     f += struct.pack("<I", 0)                       # trace_printk formats
-    f += s8(b"100 kworker/0:1\n101 sysctl\n")       # saved cmdlines
-    f += struct.pack("<I", len(HITS))
+    f += s8(cmdlines)                               # saved cmdlines
+    f += struct.pack("<I", len(hits))
     f += b"options  \0" + struct.pack("<H", 0)       # no options
     f += b"flyrecord\0"
-    start = -(-(len(f) + 16 * len(HITS)) // PAGE) * PAGE
-    for cpu in sorted(HITS):
+    start = -(-(len(f) + 16 * len(hits)) // PAGE) * PAGE
+    for cpu in sorted(hits):
         f += struct.pack("<QQ", start + cpu * PAGE, PAGE)
     f += b"\0" * (start - len(f))
-    for cpu in sorted(HITS):
-        f += page(HITS[cpu])
+    for cpu in sorted(hits):
+        f += page(hits[cpu])
     with open(out, "wb") as fd:
         fd.write(f)
 
