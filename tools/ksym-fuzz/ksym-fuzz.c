@@ -12,12 +12,17 @@
  * file read back with the model: an accepted write must have exactly its
  * documented effect, a refused one must change nothing.
  *
- *   ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z] [-A]
- *             [-G] [-W] [-f FILTER] [-P FILE] [-v] [-T]
+ *   ksym-fuzz [-s SEED] [-n WRITES] [-t SECONDS] [-m single|lock|race] [-H] [-L]
+ *             [-Z] [-A] [-G] [-W] [-f FILTER] [-P FILE] [-v] [-T]
  *
  *   -s SEED   PRNG seed (default 1). Writer i uses its own stream derived
  *             from SEED; -m single is reproducible byte for byte.
  *   -n N      write(2) calls in all (default 10000), split between writers.
+ *   -t SECS   a time budget: each writer (and -G) starts no new entry once
+ *             SECS seconds have passed since the start, whichever of -n and
+ *             -t comes first ends the run; with -t and no -n, the time does
+ *             (-n is then 10^9). The closing lines give the writes done (make
+ *             check-debug bounds the fuzz by time, not by a count).
  *   -m MODE   single: one writer, checked.
  *             lock:   two writer processes, both checked; each write and its
  *                     read-back run under flock() on a shared model, with
@@ -169,6 +174,8 @@ enum mode { MODE_SINGLE, MODE_LOCK, MODE_RACE };
 static struct {
 	uint64_t seed;
 	long writes;
+	bool writes_given;
+	long seconds;
 	enum mode mode;
 	bool hits;
 	bool legacy_blank;
@@ -188,6 +195,22 @@ static struct {
 
 static int nr_cpus_possible;
 static uint64_t cpus_possible, cpus_online;
+
+/* -t: CLOCK_MONOTONIC seconds at which no new entry starts (0: none). */
+static double deadline;
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool out_of_time(void)
+{
+	return deadline && mono_now() >= deadline;
+}
 
 /* ------------------------------------------------------------------------
  * PRNG: splitmix64, one stream per writer.
@@ -2510,7 +2533,7 @@ static int writer(int id)
 		}
 	}
 
-	while (done < quota) {
+	while (done < quota && !out_of_time()) {
 		size_t off = 0, cut;
 		int pieces;
 
@@ -3725,7 +3748,7 @@ static int trig_run(void)
 		goto cleanup;
 	}
 
-	for (step = 1; step <= opt.writes; step++) {
+	for (step = 1; step <= opt.writes && !out_of_time(); step++) {
 		struct toutcome o;
 		bool ok, succeeded;
 		long r;
@@ -4525,7 +4548,7 @@ static int self_test(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ksym-fuzz [-s SEED] [-n WRITES] [-m single|lock|race] [-H] [-L] [-Z] [-A] [-G] [-W] [-f FILTER] [-P FILE] [-v] [-T]\n");
+	fprintf(stderr, "usage: ksym-fuzz [-s SEED] [-n WRITES] [-t SECONDS] [-m single|lock|race] [-H] [-L] [-Z] [-A] [-G] [-W] [-f FILTER] [-P FILE] [-v] [-T]\n");
 }
 
 int main(int argc, char **argv)
@@ -4536,7 +4559,7 @@ int main(int argc, char **argv)
 	char got[4096];
 	char *end;
 
-	while ((c = getopt(argc, argv, "s:n:m:HLZAGWf:P:vT")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:t:m:HLZAGWf:P:vT")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, &end, 0);
@@ -4546,6 +4569,12 @@ int main(int argc, char **argv)
 		case 'n':
 			opt.writes = strtol(optarg, &end, 0);
 			if (*end || opt.writes < 1)
+				goto bad_usage;
+			opt.writes_given = true;
+			break;
+		case 't':
+			opt.seconds = strtol(optarg, &end, 0);
+			if (*end || opt.seconds < 1)
 				goto bad_usage;
 			break;
 		case 'm':
@@ -4575,6 +4604,13 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		goto bad_usage;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (opt.seconds) {
+		deadline = mono_now() + opt.seconds;
+		if (!opt.writes_given)
+			opt.writes = 1000000000;	/* the time ends the run */
+		printf("ksym-fuzz: time budget %ld s%s\n", opt.seconds,
+		       opt.writes_given ? " or -n writes, whichever comes first" : "");
+	}
 
 	if (read_cpus("/sys/devices/system/cpu/possible", &cpus_possible) ||
 	    read_cpus("/sys/devices/system/cpu/online", &cpus_online)) {
