@@ -20,6 +20,17 @@
 #                    KSYM-KMEMLEAK-BEGIN and KSYM-KMEMLEAK-END (make check-debug).
 #   ksym.verbose=N   ftracetest verbosity: 1 (default, -v: logs of failing cases),
 #                    3 (-vvv: every command of every case).
+#   ksym.deadline=D  (test mode; run-vm.sh sets it when the run has a time
+#                    budget: make check-debug, check-kcsan) guest uptime in
+#                    seconds by which the tests stop, so that what comes after
+#                    them (the kmemleak scan) ends before the host's VM limit.
+#                    ftracetest then runs once per case, each started with a
+#                    "KSYM-CASE-BEGIN i/N path" line and ended with
+#                    "KSYM-CASE-END"; no case starts after D (each is reported
+#                    "not ok ... # NOT RUN"), and one still running at D is
+#                    killed ("not ok ... # KILLED"). The results are numbered
+#                    as one ftracetest run. Without it: one ftracetest run for
+#                    all cases (make check).
 # No "set -e" here: PID 1 must never exit (the kernel would panic), so each step
 # checks for itself.
 set -u
@@ -45,6 +56,7 @@ mode=shell
 tests=test.d/ksym,test.d/trigger/inter-event
 verbose=1
 kmemleak=0
+deadline=
 read -r cmdline < /proc/cmdline
 for arg in $cmdline; do
 	case $arg in
@@ -52,6 +64,7 @@ for arg in $cmdline; do
 	ksym.tests=*) tests=${arg#ksym.tests=} ;;
 	ksym.verbose=*) verbose=${arg#ksym.verbose=} ;;
 	ksym.kmemleak=*) kmemleak=${arg#ksym.kmemleak=} ;;
+	ksym.deadline=*) deadline=${arg#ksym.deadline=} ;;
 	esac
 done
 
@@ -107,6 +120,9 @@ run_tests() {
 	fi
 	if [ "$ncases" -eq 0 ]; then
 		echo "KSYM-FTRACETEST: ftracetest found no test in '$tests' (0 cases)"
+	elif [ -n "$deadline" ]; then
+		# shellcheck disable=SC2086 # $args is a word list on purpose
+		run_cases_by_deadline $args || rc=1
 	else
 		echo "KSYM-FTRACETEST: $ftsh ./ftracetest -K $vflag --fail-unresolved -l /tmp/ftracetest-logs$args ($ncases case(s))"
 		# shellcheck disable=SC2086 # $vflag and $args are word lists on purpose
@@ -128,6 +144,87 @@ run_tests() {
 	fi
 	echo "KSYM-TEST-END rc=$rc"
 	return "$rc"
+}
+
+# Whole seconds of guest uptime.
+uptime_s() {
+	cut -d. -f1 /proc/uptime
+}
+
+# run_cases_by_deadline PATH...: each case (a .tc, or the .tc files under a
+# directory, in ftracetest's order) in an ftracetest run of its own, in a
+# session of its own so that a watchdog can end it, case and children, at
+# $deadline; none started after it. Prints the results together between
+# KSYM-FTRACE-RESULTS-BEGIN/END, renumbered as one run.
+run_cases_by_deadline() {
+	cases=
+	for t in "$@"; do
+		if [ -d "$t" ]; then
+			cases="$cases $(find "$t" -name '*.tc' | sort | tr '\n' ' ')"
+		else
+			cases="$cases $t"
+		fi
+	done
+	n=$(echo "$cases" | wc -w)
+	now=$(uptime_s)
+	echo "KSYM-FTRACETEST: $ftsh ./ftracetest -K $vflag --fail-unresolved, one run per case ($n case(s)), none started after ${deadline} s of uptime (now ${now} s)"
+	: > /tmp/ksym-results
+	i=0 res=0 crc=0 notrun=0 killed=0
+	for c in $cases; do
+		i=$((i + 1))
+		now=$(uptime_s)
+		if [ "$now" -ge "$deadline" ]; then
+			echo "KSYM-CASE-NOTRUN $i/$n $c: the deadline (${deadline} s) has passed (${now} s)"
+			res=$((res + 1))
+			echo "not ok $res $c # NOT RUN: the guest deadline (${deadline} s) had passed" >> /tmp/ksym-results
+			notrun=$((notrun + 1))
+			crc=1
+			continue
+		fi
+		echo "KSYM-CASE-BEGIN $i/$n $c at ${now} s (deadline ${deadline} s, $((deadline - now)) s left)"
+		rm -f /tmp/case.rc /tmp/case.killed
+		setsid sh -c "{ $ftsh ./ftracetest -K $vflag --fail-unresolved -l /tmp/ftracetest-logs/$i $c < /dev/null; echo \$? > /tmp/case.rc; } 2>&1 | tee /tmp/case.out" &
+		cpid=$!
+		(
+			trap 'kill $sp 2> /dev/null; exit 0' TERM
+			sleep $((deadline - now)) &
+			sp=$!
+			wait $sp
+			echo "KSYM-CASE-DEADLINE $i/$n $c: still running at ${deadline} s, killed"
+			: > /tmp/case.killed
+			kill -s TERM -$cpid 2> /dev/null
+			sleep 5
+			kill -s KILL -$cpid 2> /dev/null
+		) &
+		wpid=$!
+		wait $cpid
+		kill $wpid 2> /dev/null
+		wait $wpid 2> /dev/null
+		read -r r < /tmp/case.rc 2> /dev/null || r=killed
+		got=$(awk -v n=$res '/^(not ok|ok) [0-9]+ / { n++; sub(/[0-9]+/, n); print }' /tmp/case.out)
+		if [ -n "$got" ]; then
+			echo "$got" >> /tmp/ksym-results
+			res=$((res + $(echo "$got" | wc -l)))
+		fi
+		if [ -e /tmp/case.killed ]; then
+			res=$((res + 1))
+			echo "not ok $res $c # KILLED: still running at the guest deadline (${deadline} s)" >> /tmp/ksym-results
+			killed=$((killed + 1))
+			crc=1
+		elif [ -z "$got" ]; then
+			res=$((res + 1))
+			echo "not ok $res $c # NO RESULT: ftracetest status $r" >> /tmp/ksym-results
+			crc=1
+		fi
+		[ "$r" = 0 ] || crc=1
+		echo "KSYM-CASE-END $i/$n $c at $(uptime_s) s, ftracetest status $r"
+	done
+	echo "KSYM-FTRACE-RESULTS-BEGIN"
+	echo "1..$res"
+	cat /tmp/ksym-results
+	echo "# of cases: $n, not run (deadline): $notrun, killed at the deadline: $killed"
+	echo "KSYM-FTRACE-RESULTS-END"
+	return $crc
 }
 
 # kmemleak reports an object only once it has gone unreferenced through a

@@ -30,6 +30,16 @@
 # KSYM_KMEMLEAK=1 (test mode: /init scans for leaks after the tests and prints the
 # kmemleak report, whose every leak fails the run; needs CONFIG_DEBUG_KMEMLEAK),
 # KSYM_CONFIG_MISSING (the build's list of config settings that did not take).
+# KSYM_CASE_SECS (test mode: a run bounded by time, make check-debug and
+# check-kcsan): the allowance per ftracetest case (s); then the VM limit, unless
+# KSYM_VM_TIMEOUT is given, is KSYM_BOOT_SECS (boot and KUnit, default 300) +
+# KSYM_BUDGET_SECS (the time budgets the cases are given on the command line,
+# e.g. ksym.fuzz_secs + ksym.storm_secs, default 0) + the number of cases in the
+# initramfs that KSYM_TESTS selects x KSYM_CASE_SECS + KSYM_END_SECS (the kmemleak
+# scan and the shutdown after the tests: default 300 with KSYM_KMEMLEAK=1, else
+# 60); and the guest gets ksym.deadline=LIMIT-KSYM_END_SECS: it starts no case
+# after that uptime and ends one still running then, so the kmemleak scan runs
+# before the limit (scripts/guest-init.sh).
 # KSYM_BENCH_OUT (bench mode: where the guest's measurement lines go, default
 # build/bench.txt; bench/run-bench.sh boots several times and reports them).
 # KSYM_SELFTEST_DIR (test mode: a directory of .tc files, outside the project too;
@@ -89,6 +99,28 @@ append="console=ttyS0,115200 panic=-1 printk.time=1 no_hash_pointers ksym.mode=$
 [[ -z ${KSYM_TESTS:-} ]] || append+=" ksym.tests=$KSYM_TESTS"
 [[ -z ${KSYM_FT_VERBOSE:-} ]] || append+=" ksym.verbose=$KSYM_FT_VERBOSE"
 [[ ${KSYM_KMEMLEAK:-0} != 1 ]] || append+=" ksym.kmemleak=1"
+if [[ $MODE == test && -n ${KSYM_CASE_SECS:-} ]]; then
+	# The cases the guest will run: the .tc files of the initramfs under the
+	# paths KSYM_TESTS names (its first archive: not a KSYM_SELFTEST_DIR's).
+	tcs=$(gzip -dc "$INITRD" | cpio -t --quiet 2> /dev/null | sed -n 's|^\./||; s|^ftrace/||p' | grep '\.tc$' || true)
+	ncases=0
+	IFS=, read -ra tpaths <<< "${KSYM_TESTS:-test.d/ksym,test.d/trigger/inter-event}"
+	for t in "${tpaths[@]}"; do
+		ncases=$((ncases + $(grep -c -e "^${t%/}\$" -e "^${t%/}/" <<< "$tcs" || true)))
+	done
+	boot=${KSYM_BOOT_SECS:-300}
+	budget=${KSYM_BUDGET_SECS:-0}
+	endres=${KSYM_END_SECS:-60}
+	[[ ${KSYM_KMEMLEAK:-0} != 1 ]] || endres=${KSYM_END_SECS:-300}
+	if [[ -z ${KSYM_VM_TIMEOUT:-} ]]; then
+		TIMEOUT=$((boot + budget + ncases * KSYM_CASE_SECS + endres))
+		echo "run-vm: limit $TIMEOUT s = boot and KUnit $boot + budgets $budget" \
+			"+ $ncases case(s) x $KSYM_CASE_SECS + after the tests $endres"
+	fi
+	((TIMEOUT > endres)) || die "KSYM_VM_TIMEOUT=$TIMEOUT leaves no time before the last $endres s"
+	append+=" ksym.deadline=$((TIMEOUT - endres))"
+	echo "run-vm: the guest starts no case after $((TIMEOUT - endres)) s of uptime"
+fi
 [[ -z ${KSYM_APPEND:-} ]] || append+=" $KSYM_APPEND"
 
 qemu=(qemu-system-x86_64 -accel "${KSYM_ACCEL:-tcg,thread=single}" -cpu max -smp "$SMP" -m "$MEM" -nographic -no-reboot
