@@ -120,21 +120,29 @@ __hidden char *ksym_hit_accessor(struct plugin_ksym_context *ctx,
  *
  * "tasklist_lock -w- write by release_task+0x6b (in do_raw_write_lock+0x2c)
  * value=0xff cpu=0 pid=100": where the hit was, in parentheses, only when the
- * attributed caller is not ip. The caller frees the string; NULL when out of
+ * attributed caller is not ip; the hit's address after the name
+ * ("ksym_hitgen_obj.count@0xff11000003a1c5a8") when the watch has several. The caller frees the string; NULL when out of
  * memory.
  */
 __hidden char *ksym_hit_describe(struct plugin_ksym_context *ctx,
 				   const struct ksym_hit *hit)
 {
 	const struct ksym_watch *w = &ctx->watches[hit->watch];
-	char *accessor, *in = NULL, *s;
+	char *accessor, *in = NULL, *s, at[24] = "";
 	int ret;
 
 	accessor = ksym_hit_accessor(ctx, hit);
 	if (hit->caller != hit->ip)
 		in = ksym_addr_name(ctx->tep, hit->ip);
-	ret = asprintf(&s, "%s %s %s by %s%s%s%s value=%s0x%llx cpu=%d pid=%d",
-		       w->name, ksym_access_str(hit->access),
+	/*
+	 * A watch at several addresses (per-CPU copies, the objects of a
+	 * ksym_watch trigger) names the one hit, as trace_stat does.
+	 */
+	if (w->nr_addrs > 1)
+		snprintf(at, sizeof(at), "@0x%llx",
+			 (unsigned long long)w->addrs[hit->copy]);
+	ret = asprintf(&s, "%s%s %s %s by %s%s%s%s value=%s0x%llx cpu=%d pid=%d",
+		       w->name, at, ksym_access_str(hit->access),
 		       ksym_hit_kind_str(hit->kind), accessor ? accessor : "?",
 		       in ? " (in " : "", in ? in : "", in ? ")" : "",
 		       hit->has_value ? "" : "unread:",

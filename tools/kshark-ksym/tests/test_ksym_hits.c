@@ -190,7 +190,7 @@ static const struct fixture fixtures[] = {
 	  "tasklist_lock -w- write by release_task+0x6b (in do_raw_write_lock+0x2c) value=0xff cpu=0 pid=100",
 	  "runqueues.nr_running" },
 	{ "ksym-trigger.dat", trigger_expect, 11, 2, trigger_values, 9, FIELDS_YES,
-	  "ksym_hitgen_obj.count -w- write by ksym_hitgen_obj_write+0x1c value=0x1 cpu=0 pid=140",
+	  "ksym_hitgen_obj.count@0xff11000003a1c5a8 -w- write by ksym_hitgen_obj_write+0x1c value=0x1 cpu=0 pid=140",
 	  "ksym_hitgen_obj.count" },
 	{ "no-ksym.dat", NULL, 0, 0, NULL, 0, FIELDS_NO, NULL, NULL },
 };
