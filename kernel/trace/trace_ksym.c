@@ -139,13 +139,21 @@ static struct {
 	unsigned long	end;
 } ksym_lock_ranges[ARRAY_SIZE(ksym_lock_names)] __ro_after_init;
 
-/* What spans them all: most hits are outside, and two compares say so. */
-static unsigned long ksym_lock_lo __ro_after_init = ULONG_MAX;
-static unsigned long ksym_lock_hi __ro_after_init;
+/*
+ * Where the primitives are, tested inline on every hit: the __lock_text
+ * functions (in_lock_functions()), and what spans the others. Most hits
+ * are outside both, and two compares each say so. Until the lookups at
+ * boot (or if the text's bounds are not found), any address may be lock
+ * code, and ksym_in_lock_code() decides.
+ */
+static unsigned long ksym_lock_text __ro_after_init;
+static unsigned long ksym_lock_text_len __ro_after_init = ULONG_MAX;
+static unsigned long ksym_lock_lo __ro_after_init;
+static unsigned long ksym_lock_len __ro_after_init;
 
 static void __init ksym_lock_ranges_init(void)
 {
-	unsigned long addr, size, off;
+	unsigned long addr, size, off, lo = ULONG_MAX, hi = 0;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(ksym_lock_names); i++) {
@@ -153,10 +161,27 @@ static void __init ksym_lock_ranges_init(void)
 		if (addr && kallsyms_lookup_size_offset(addr, &size, &off)) {
 			ksym_lock_ranges[i].start = addr;
 			ksym_lock_ranges[i].end = addr + size;
-			ksym_lock_lo = min(ksym_lock_lo, addr);
-			ksym_lock_hi = max(ksym_lock_hi, addr + size);
+			lo = min(lo, addr);
+			hi = max(hi, addr + size);
 		}
 	}
+	if (hi > lo) {
+		ksym_lock_lo = lo;
+		ksym_lock_len = hi - lo;
+	}
+	lo = kallsyms_lookup_name("__lock_text_start");
+	hi = kallsyms_lookup_name("__lock_text_end");
+	if (lo && hi >= lo) {
+		ksym_lock_text = lo;
+		ksym_lock_text_len = hi - lo;
+	}
+}
+
+/* Can @ip be in the lock primitives at all? (Unsigned: below is far.) */
+static __always_inline bool ksym_maybe_lock_code(unsigned long ip)
+{
+	return ip - ksym_lock_text < ksym_lock_text_len ||
+	       ip - ksym_lock_lo < ksym_lock_len;
 }
 
 static bool ksym_in_lock_code(unsigned long ip)
@@ -165,8 +190,6 @@ static bool ksym_in_lock_code(unsigned long ip)
 
 	if (in_lock_functions(ip))
 		return true;
-	if (ip < ksym_lock_lo || ip >= ksym_lock_hi)
-		return false;
 	for (i = 0; i < ARRAY_SIZE(ksym_lock_ranges); i++)
 		if (ip >= ksym_lock_ranges[i].start &&
 		    ip < ksym_lock_ranges[i].end)
@@ -174,8 +197,9 @@ static bool ksym_in_lock_code(unsigned long ip)
 	return false;
 }
 
-/* The function a hit is counted for: the accessor, or who took the lock. */
-static unsigned long ksym_hit_caller(struct pt_regs *regs, unsigned long ip)
+/* A hit that may be in lock code: the first caller outside it, or @ip. */
+static noinline unsigned long ksym_lock_caller(struct pt_regs *regs,
+					       unsigned long ip)
 {
 	unsigned long *ips = *this_cpu_ptr(&ksym_stack_scratch);
 	unsigned int i, nr;
@@ -187,6 +211,15 @@ static unsigned long ksym_hit_caller(struct pt_regs *regs, unsigned long ip)
 		if (!ksym_in_lock_code(ips[i]))
 			return ips[i];
 	return ip;
+}
+
+/* The function a hit is counted for: the accessor, or who took the lock. */
+static __always_inline unsigned long ksym_hit_caller(struct pt_regs *regs,
+						     unsigned long ip)
+{
+	if (likely(!ksym_maybe_lock_code(ip)))
+		return ip;
+	return ksym_lock_caller(regs, ip);
 }
 
 /*
