@@ -4,7 +4,11 @@
 #   make run        build what is missing, boot the VM, show ksym-ctl at work
 #   make check      deps + tree + kernel + initramfs, run the tests in QEMU, summary
 #   make check-debug the same suite on a debug kernel (KASAN, UBSAN, KFENCE, lockdep,
-#                   DEBUG_OBJECTS, kmemleak) in build/obj-debug, long fuzz and storm
+#                   DEBUG_OBJECTS, kmemleak) in build/obj-debug; fuzz and storm
+#                   bounded by time (DBG_FUZZ_SECS, DBG_STORM_SECS), the VM limit
+#                   computed from them and the number of cases, kmemleak scan last
+#   make check-kcsan the same suite on a KCSAN kernel (data races) in build/obj-kcsan
+#                   (KCSAN_FUZZ_SECS, KCSAN_STORM_SECS; build/kcsan-test-summary.txt)
 #   make selftest TESTDIR=/abs/dir   run that directory's .tc files in the same VM
 #   make vm         the same VM with an interactive shell on the serial console
 #   make bench      cost of a watched access per configuration, next to perf's
@@ -30,7 +34,7 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all help check check-debug vm bench bench-profile bench-profile-prod bench-prod-kernel build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
+.PHONY: all help check check-debug check-kcsan vm bench bench-profile bench-profile-prod bench-prod-kernel build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
 	patches patches-check
 
 BUILD := build
@@ -81,29 +85,65 @@ check: build
 # The same suite on a debug kernel: config/ksym-debug.config merged on top
 # (KASAN, UBSAN, KFENCE, DEBUG_OBJECTS, lockdep, atomic-sleep checks, kmemleak
 # with a scan after the tests), built in build/obj-debug with its own modules,
-# initramfs and logs (build/dbg-*); the fuzzer and the storm run long. Any
-# kernel report or leak fails it. Summary: build/dbg-test-summary.txt.
-DBG_FUZZ_WRITES ?= 100000
+# initramfs and logs (build/dbg-*). Any kernel report or leak fails it.
+# Summary: build/dbg-test-summary.txt.
+# Bounded by time, not by counts: the fuzzer and the storm get budgets in guest
+# seconds (*_FUZZ_SECS, *_STORM_SECS); the VM limit is boot and KUnit
+# (*_BOOT_SECS) + the budgets + the cases x *_CASE_SECS (an allowance per case,
+# twice the mean measured on a busy host) + the kmemleak scan (run-vm.sh); the
+# guest starts no case once only the scan's time is left and ends one still
+# running then, so the scan always runs (guest-init.sh, ksym.deadline).
+# KSYM_VM_TIMEOUT=S still sets the limit by hand.
+DBG_FUZZ_SECS ?= 600
 DBG_STORM_SECS ?= 120
-DBG_ENV = KSYM_OBJ=$(CURDIR)/$(BUILD)/obj-debug \
-	KSYM_EXTRA_CONFIG=$(CURDIR)/config/ksym-debug.config \
-	KSYM_BUILD_LOG=$(CURDIR)/$(BUILD)/dbg-kernel-build.log \
-	KSYM_CONFIG_MISSING=$(CURDIR)/$(BUILD)/dbg-config-missing.txt \
-	KSYM_MODROOT=$(CURDIR)/$(BUILD)/dbg-modroot \
-	KSYM_STAGE=$(CURDIR)/$(BUILD)/dbg-initramfs-root \
-	KSYM_INITRD=$(CURDIR)/$(BUILD)/dbg-initramfs.cpio.gz \
-	KSYM_KERNEL=$(CURDIR)/$(BUILD)/obj-debug/arch/x86/boot/bzImage \
-	KSYM_LOG=$(CURDIR)/$(BUILD)/dbg-console.log \
-	KSYM_SUMMARY=$(CURDIR)/$(BUILD)/dbg-test-summary.txt
+DBG_CASE_SECS ?= 60
+DBG_BOOT_SECS ?= 600
+
+# $(call side_env,NAME,PREFIX): a kernel built beside the test kernel from
+# config/ksym-NAME.config, in build/obj-NAME, with its own modules, initramfs,
+# logs and summary (build/PREFIX-*).
+side_env = KSYM_OBJ=$(CURDIR)/$(BUILD)/obj-$(1) \
+	KSYM_EXTRA_CONFIG=$(CURDIR)/config/ksym-$(1).config \
+	KSYM_BUILD_LOG=$(CURDIR)/$(BUILD)/$(2)-kernel-build.log \
+	KSYM_CONFIG_MISSING=$(CURDIR)/$(BUILD)/$(2)-config-missing.txt \
+	KSYM_MODROOT=$(CURDIR)/$(BUILD)/$(2)-modroot \
+	KSYM_STAGE=$(CURDIR)/$(BUILD)/$(2)-initramfs-root \
+	KSYM_INITRD=$(CURDIR)/$(BUILD)/$(2)-initramfs.cpio.gz \
+	KSYM_KERNEL=$(CURDIR)/$(BUILD)/obj-$(1)/arch/x86/boot/bzImage \
+	KSYM_LOG=$(CURDIR)/$(BUILD)/$(2)-console.log \
+	KSYM_SUMMARY=$(CURDIR)/$(BUILD)/$(2)-test-summary.txt
+
+# $(call side_check,ENV,FUZZ_SECS,STORM_SECS,CASE_SECS,BOOT_SECS,MORE_ENV): the
+# judge's own test, the kernel, the initramfs, the run bounded by time.
+define side_check
+	bash scripts/test-parse-console.sh
+	$(1) bash scripts/build-kernel.sh
+	$(1) bash scripts/make-initramfs.sh
+	$(1) $(6) KSYM_CASE_SECS=$(4) KSYM_BOOT_SECS=$(5) \
+		KSYM_BUDGET_SECS=$$(($(2) + $(3))) \
+		KSYM_APPEND="ksym.fuzz_secs=$(2) ksym.storm_secs=$(3) $${KSYM_APPEND:-}" \
+		bash scripts/run-vm.sh test
+endef
+
+DBG_ENV = $(call side_env,debug,dbg)
 
 check-debug: deps tree
-	bash scripts/test-parse-console.sh
-	$(DBG_ENV) bash scripts/build-kernel.sh
-	$(DBG_ENV) bash scripts/make-initramfs.sh
-	$(DBG_ENV) KSYM_KMEMLEAK=1 KSYM_MEM=$${KSYM_MEM:-2048} \
-		KSYM_VM_TIMEOUT=$${KSYM_VM_TIMEOUT:-5400} \
-		KSYM_APPEND="ksym.fuzz_writes=$(DBG_FUZZ_WRITES) ksym.storm_secs=$(DBG_STORM_SECS) $${KSYM_APPEND:-}" \
-		bash scripts/run-vm.sh test
+	$(call side_check,$(DBG_ENV),$(DBG_FUZZ_SECS),$(DBG_STORM_SECS),$(DBG_CASE_SECS),$(DBG_BOOT_SECS),KSYM_KMEMLEAK=1 KSYM_MEM=$${KSYM_MEM:-2048})
+
+# The same suite on a KCSAN kernel (KCSAN excludes KASAN, so a kernel of its
+# own): config/ksym-kcsan.config merged on top, built in build/obj-kcsan with
+# its own modules, initramfs and logs (build/kcsan-*). Every "BUG: KCSAN:
+# data-race" report fails it; the summary shows both accesses' top frames.
+# Bounded by time as check-debug (no kmemleak: the scan is check-debug's).
+# Summary: build/kcsan-test-summary.txt.
+KCSAN_FUZZ_SECS ?= 300
+KCSAN_STORM_SECS ?= 120
+KCSAN_CASE_SECS ?= 60
+KCSAN_BOOT_SECS ?= 600
+KCSAN_ENV = $(call side_env,kcsan,kcsan)
+
+check-kcsan: deps tree
+	$(call side_check,$(KCSAN_ENV),$(KCSAN_FUZZ_SECS),$(KCSAN_STORM_SECS),$(KCSAN_CASE_SECS),$(KCSAN_BOOT_SECS))
 
 vm: build
 	bash scripts/run-vm.sh shell
@@ -189,7 +229,8 @@ clean:
 	rm -rf $(BUILD)/obj $(BUILD)/modroot $(BUILD)/initramfs-root $(BUILD)/initramfs.cpio.gz \
 		$(BUILD)/console.log $(BUILD)/kernel-build.log $(BUILD)/test-summary.txt \
 		$(BUILD)/config-missing.txt \
-		$(BUILD)/obj-debug $(BUILD)/dbg-* $(BUILD)/obj-prod $(BUILD)/prod-* \
+		$(BUILD)/obj-debug $(BUILD)/dbg-* $(BUILD)/obj-kcsan $(BUILD)/kcsan-* \
+		$(BUILD)/obj-prod $(BUILD)/prod-* \
 		$(BUILD)/patches $(BUILD)/series/obj $(BUILD)/ksrc/obj $(BUILD)/ksrc/modroot
 
 distclean:
