@@ -70,6 +70,7 @@ BEGIN {
 }
 /KSYM-TEST-ERROR/ { s = $0; sub(/.*KSYM-TEST-ERROR: */, "", s); harness_fail(s) }
 /KSYM-FTRACETEST: ftracetest found no test/ { nofttest = 1 }
+/KSYM-FTRACETEST: / { ftstarted = 1 }
 # /init with ksym.deadline: one ftracetest run per case.
 /KSYM-CASE-BEGIN / { s = $0; sub(/.*KSYM-CASE-BEGIN /, "", s); curcase = s }
 /KSYM-CASE-END / { curcase = "" }
@@ -179,6 +180,8 @@ END {
 			note("the run ended while this case ran: " curcase)
 		else if (begin && lastres != "")
 			note("the run ended after this ftracetest result (the next case was running): " lastres)
+		else if (ftstarted)
+			note("the run ended in ftracetest's first case (no result yet)")
 	}
 	if (kcsan > 0) note("KCSAN: " kcsan " data-race report(s) (each one problem line above)")
 

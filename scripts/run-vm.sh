@@ -163,6 +163,7 @@ last_size=0
 last_change=$SECONDS
 end_seen=
 init_seen=
+near=$((TIMEOUT - TIMEOUT / 10))
 while kill -0 "$qpid" 2> /dev/null; do
 	sleep 1
 	now=$SECONDS
@@ -174,6 +175,12 @@ while kill -0 "$qpid" 2> /dev/null; do
 			init_seen=$((now - start))
 		fi
 		if [[ -z $end_seen ]] && grep -q "$endpat" "$LOG"; then end_seen=$now; fi
+	fi
+	if ((near > 0 && now - start >= near)) && [[ $MODE == test && -z $end_seen ]]; then
+		# Near the limit: say where the guest is (the judge says it again).
+		where=$(tr -d '\r' < "$LOG" | grep -a -E 'KSYM-FTRACETEST:|KSYM-CASE-(BEGIN|END)|^(not )?ok [0-9]+ ' | tail -n 1 || true)
+		echo "run-vm: $((now - start)) s of the ${TIMEOUT} s limit; last seen: ${where:-no case yet}" >&2
+		near=0
 	fi
 	if ((now - start >= TIMEOUT)); then
 		status=timeout

@@ -206,6 +206,8 @@ says="the run ended while this case ran: 2/3 test.d/ksym/two.tc"
 check "VM timeout names the case that was running" + 0 -v status=timeout < <(deadline_log | sed '/^KSYM-CASE-DEADLINE/,$d')
 says="the run ended after this ftracetest result (the next case was running): ok 1 ksym tracer - one"
 check "VM timeout, one ftracetest run: the last result before it" + 0 -v status=timeout < <(clean | sed '/^KSYM-FTRACE-RESULTS-BEGIN/,$d'; echo "ok 1 ksym tracer - one")
+says="the run ended in ftracetest's first case (no result yet)"
+check "VM timeout in the first case" + 0 -v status=timeout < <(clean | sed '/^KSYM-FTRACE-RESULTS-BEGIN/,$d'; echo "KSYM-FTRACETEST: dash ./ftracetest -K -v (2 case(s))")
 says=
 
 echo "test-parse-console: $n cases, $fails failed"
