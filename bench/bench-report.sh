@@ -216,7 +216,8 @@ side_by_side() {
 		print "===== All kernels: instructions per write; p = vs the perf peer, b = vs the bpftrace program delivering the same;"
 		print "last/first = instructions on the last kernel over the first ====="
 		printf "  %-46s", "configuration"
-		for (k = 0; k < nk; k++) printf " %24s", substr(kn[k + 1], 1, 24)
+		# Each kernel by its name before the parenthesis ("test kernel").
+		for (k = 0; k < nk; k++) { short = kn[k + 1]; sub(/ \(.*/, "", short); printf " %24s", substr(short, 1, 24) }
 		printf " %10s\n", "last/first"
 		for (i = 1; i <= n; i++) {
 			id = order[i]
