@@ -13,7 +13,10 @@
 # directory, default build/obj), KSYM_EXTRA_CONFIG (a fragment merged after
 # config/ksym.config, e.g. config/ksym-debug.config; its settings win),
 # KSYM_BUILD_LOG (default build/kernel-build.log), KSYM_CONFIG_MISSING
-# (default build/config-missing.txt), KSYM_MODROOT (default build/modroot).
+# (default build/config-missing.txt), KSYM_MODROOT (default build/modroot);
+# KSYM_MAKE_VARS (make variables for the kernel build, e.g. make check-kcsan's
+# KCSAN_SANITIZE_trace_ksym.o=y: kernel/trace/Makefile turns KCSAN off for the
+# whole directory, a command-line variable wins over it).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -98,7 +101,8 @@ fi
 targets=(bzImage)
 if grep -q '^CONFIG_MODULES=y' "$OBJ/.config"; then targets+=(modules); fi
 say "make -j$JOBS ${targets[*]} (CC=\"$KSYM_CC\", log: ${LOG#"$ROOT"/})"
-kmake -j"$JOBS" "${targets[@]}" || fail "make ${targets[*]}"
+read -ra make_vars <<< "${KSYM_MAKE_VARS:-}"
+kmake -j"$JOBS" "${make_vars[@]}" "${targets[@]}" || fail "make ${targets[*]}"
 
 rm -rf "$MODROOT"
 if [[ " ${targets[*]} " == *" modules "* ]]; then
