@@ -365,34 +365,52 @@ static notrace void ksym_hitgen_floor_hit(struct perf_event *bp,
 	this_cpu_inc(ksym_hitgen_floor_hits);
 }
 
-static int ksym_hitgen_floor_set(void *data, u64 on)
+/*
+ * Register (@on 1) or unregister (0) a breakpoint on every CPU on writes of
+ * ksym_hitgen_var, kept in @slot, with @handler; without one, a counting
+ * event (no sample period): the trap and perf's count, nothing called.
+ * Under ksym_hitgen_floor_lock.
+ */
+static int ksym_hitgen_bp_set(struct perf_event * __percpu **slot, u64 on,
+			      perf_overflow_handler_t handler)
 {
 	struct perf_event_attr attr;
 	struct perf_event * __percpu *bp;
+
+	lockdep_assert_held(&ksym_hitgen_floor_lock);
+	if (!on) {
+		if (*slot)
+			unregister_wide_hw_breakpoint(*slot);
+		*slot = NULL;
+		return 0;
+	}
+	if (*slot)
+		return 0;
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)&ksym_hitgen_var;
+	attr.bp_len = HW_BREAKPOINT_LEN_8;
+	attr.bp_type = HW_BREAKPOINT_W;
+	if (!handler)
+		attr.sample_period = 0;
+	bp = register_wide_hw_breakpoint(&attr, handler, NULL);
+	if (IS_ERR(bp))
+		return PTR_ERR(bp);
+	*slot = bp;
+	return 0;
+}
+
+static int ksym_hitgen_floor_set(void *data, u64 on)
+{
 	int cpu;
 
 	if (on > 1)
 		return -EINVAL;
 	guard(mutex)(&ksym_hitgen_floor_lock);
-	if (!on) {
-		if (ksym_hitgen_floor_bp)
-			unregister_wide_hw_breakpoint(ksym_hitgen_floor_bp);
-		ksym_hitgen_floor_bp = NULL;
-		return 0;
-	}
-	if (ksym_hitgen_floor_bp)
-		return 0;
-	for_each_possible_cpu(cpu)
-		per_cpu(ksym_hitgen_floor_hits, cpu) = 0;
-	hw_breakpoint_init(&attr);
-	attr.bp_addr = (unsigned long)&ksym_hitgen_var;
-	attr.bp_len = HW_BREAKPOINT_LEN_8;
-	attr.bp_type = HW_BREAKPOINT_W;
-	bp = register_wide_hw_breakpoint(&attr, ksym_hitgen_floor_hit, NULL);
-	if (IS_ERR(bp))
-		return PTR_ERR(bp);
-	ksym_hitgen_floor_bp = bp;
-	return 0;
+	if (on && !ksym_hitgen_floor_bp)
+		for_each_possible_cpu(cpu)
+			per_cpu(ksym_hitgen_floor_hits, cpu) = 0;
+	return ksym_hitgen_bp_set(&ksym_hitgen_floor_bp, on,
+				  ksym_hitgen_floor_hit);
 }
 
 static int ksym_hitgen_floor_get(void *data, u64 *val)
@@ -414,30 +432,10 @@ static struct perf_event * __percpu *ksym_hitgen_bare_bp;
 
 static int ksym_hitgen_bare_set(void *data, u64 on)
 {
-	struct perf_event_attr attr;
-	struct perf_event * __percpu *bp;
-
 	if (on > 1)
 		return -EINVAL;
 	guard(mutex)(&ksym_hitgen_floor_lock);
-	if (!on) {
-		if (ksym_hitgen_bare_bp)
-			unregister_wide_hw_breakpoint(ksym_hitgen_bare_bp);
-		ksym_hitgen_bare_bp = NULL;
-		return 0;
-	}
-	if (ksym_hitgen_bare_bp)
-		return 0;
-	hw_breakpoint_init(&attr);
-	attr.bp_addr = (unsigned long)&ksym_hitgen_var;
-	attr.bp_len = HW_BREAKPOINT_LEN_8;
-	attr.bp_type = HW_BREAKPOINT_W;
-	attr.sample_period = 0;
-	bp = register_wide_hw_breakpoint(&attr, NULL, NULL);
-	if (IS_ERR(bp))
-		return PTR_ERR(bp);
-	ksym_hitgen_bare_bp = bp;
-	return 0;
+	return ksym_hitgen_bp_set(&ksym_hitgen_bare_bp, on, NULL);
 }
 
 static int ksym_hitgen_bare_get(void *data, u64 *val)

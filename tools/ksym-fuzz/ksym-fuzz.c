@@ -1673,20 +1673,11 @@ static void escape(FILE *f, const char *s, size_t n, size_t max)
  * Talking to the kernel
  */
 
+static int read_file(const char *path, char *buf, size_t size);
+
 static int read_back(char *buf, size_t size)
 {
-	size_t n = 0;
-	ssize_t r;
-	int fd;
-
-	fd = open(opt.filter, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	while (n + 1 < size && (r = read(fd, buf + n, size - n - 1)) > 0)
-		n += r;
-	buf[n] = '\0';
-	close(fd);
-	return n;
+	return read_file(opt.filter, buf, size);
 }
 
 static int cmp_str(const void *a, const void *b)
