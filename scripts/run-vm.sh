@@ -62,7 +62,7 @@ BENCH_OUT=${KSYM_BENCH_OUT:-$ROOT/build/bench.txt}
 
 [[ -f $KERNEL ]] || die "$KERNEL missing (make kernel)"
 [[ -f $INITRD ]] || die "$INITRD missing (make initramfs)"
-selftest_initrd= qpid= tpid=
+selftest_initrd='' qpid='' tpid=''
 cleanup() {
 	if [[ -n $qpid ]]; then kill "$qpid" 2> /dev/null || true; fi
 	if [[ -n $tpid ]]; then kill "$tpid" 2> /dev/null || true; fi
