@@ -54,8 +54,9 @@ mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null ||
 #   process_scheduled_works: kernel/workqueue.c writes worker->current_at from
 #   the task's se.sum_exec_runtime, which the scheduler updates concurrently;
 #   a plain read of a statistic (upstream, not instrumented on the other side).
+kcsan_ignore="process_scheduled_works"
 if [ -w /sys/kernel/debug/kcsan ]; then
-	for fn in process_scheduled_works; do
+	for fn in $kcsan_ignore; do
 		echo "!$fn" > /sys/kernel/debug/kcsan ||
 			echo "KSYM-INIT: cannot filter KCSAN reports in $fn"
 	done
