@@ -8,6 +8,12 @@
 # for build/bench.svg, and bpftrace, for its rows: make bench goes on without
 # them, with no chart or no bpftrace rows; gdb, which make bench-profile
 # needs); the other targets never need them.
+# --arm64: the packages above and those of the arm64 targets (make check-arm64):
+# the cross compiler, QEMU's aarch64 system and user emulators (qemu-user: the
+# initramfs's sanity check runs the copied programs), and Debian's arm64
+# package lists (dpkg --add-architecture arm64, apt-get update), from which
+# scripts/arm64-sysroot.sh downloads the guest's packages (never installed on
+# the host).
 set -euo pipefail
 
 packages=(
@@ -29,21 +35,33 @@ packages=(
 	# tools/kshark-ksym: KernelShark plugin, its headless and Xvfb tests
 	kernelshark libkshark-dev libjson-c-dev g++ xvfb imagemagick xdotool
 )
-if [[ ${1:-} == --bench ]]; then
-	packages=(gnuplot-nox gdb bpftrace)
-fi
+update=
+case ${1:-} in
+--bench) packages=(gnuplot-nox gdb bpftrace) ;;
+--arm64)
+	packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu
+		qemu-system-arm qemu-user)
+	# The arm64 package lists, for apt-get download.
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		echo "install-deps: dpkg --add-architecture arm64"
+		if ((EUID != 0)); then sudo dpkg --add-architecture arm64; else dpkg --add-architecture arm64; fi
+	fi
+	apt-cache show libc6:arm64 > /dev/null 2>&1 || update=1
+	;;
+'') ;;
+*) echo "usage: $0 [--bench|--arm64]" >&2 && exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2> /dev/null || true)
 	[[ $st == installed ]] || missing+=("$p")
 done
-if ((${#missing[@]} == 0)); then
+if ((${#missing[@]} == 0)) && [[ -z $update ]]; then
 	echo "install-deps: all ${#packages[@]} packages installed"
 	exit 0
 fi
 
-echo "install-deps: installing ${missing[*]}"
 sudo=()
 if ((EUID != 0)); then
 	command -v sudo > /dev/null || { echo "install-deps: not root and no sudo" >&2; exit 1; }
@@ -51,4 +69,7 @@ if ((EUID != 0)); then
 fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -q
-"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+((${#missing[@]} == 0)) || {
+	echo "install-deps: installing ${missing[*]}"
+	"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
