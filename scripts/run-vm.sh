@@ -45,15 +45,39 @@
 # KSYM_SELFTEST_DIR (test mode: a directory of .tc files, outside the project too;
 # it is appended to the initramfs as /ftrace/test.d/user and run instead of
 # the default list, unless KSYM_TESTS says otherwise: make selftest TESTDIR=DIR).
+# KSYM_ARCH=arm64 (default x86_64): qemu-system-aarch64 -M virt -cpu max (TCG,
+# pauth-impdef=on: QEMU's own pointer-authentication hash, far cheaper to
+# emulate than the architected QARMA), console on ttyAMA0, PSCI reset ends QEMU
+# (-no-reboot); defaults build/obj-arm64/arch/arm64/boot/Image,
+# build/arm64-initramfs.cpio.gz, build/arm64-console.log,
+# build/arm64-test-summary.txt.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MODE=${1:-test}
-KERNEL=${KSYM_KERNEL:-$ROOT/build/obj/arch/x86/boot/bzImage}
-INITRD=${KSYM_INITRD:-$ROOT/build/initramfs.cpio.gz}
-LOG=${KSYM_LOG:-$ROOT/build/console.log}
-SUMMARY=${KSYM_SUMMARY:-$ROOT/build/test-summary.txt}
+ARCH=${KSYM_ARCH:-x86_64}
+case $ARCH in
+x86_64)
+	KERNEL=${KSYM_KERNEL:-$ROOT/build/obj/arch/x86/boot/bzImage}
+	INITRD=${KSYM_INITRD:-$ROOT/build/initramfs.cpio.gz}
+	LOG=${KSYM_LOG:-$ROOT/build/console.log}
+	SUMMARY=${KSYM_SUMMARY:-$ROOT/build/test-summary.txt}
+	QEMU="qemu-system-x86_64"
+	qemu_machine=(-accel "${KSYM_ACCEL:-tcg,thread=single}" -cpu max)
+	console=ttyS0,115200
+	;;
+arm64)
+	KERNEL=${KSYM_KERNEL:-$ROOT/build/obj-arm64/arch/arm64/boot/Image}
+	INITRD=${KSYM_INITRD:-$ROOT/build/arm64-initramfs.cpio.gz}
+	LOG=${KSYM_LOG:-$ROOT/build/arm64-console.log}
+	SUMMARY=${KSYM_SUMMARY:-$ROOT/build/arm64-test-summary.txt}
+	QEMU="qemu-system-aarch64"
+	qemu_machine=(-M virt -accel "${KSYM_ACCEL:-tcg,thread=single}" -cpu "max,pauth-impdef=on")
+	console=ttyAMA0
+	;;
+*) die "KSYM_ARCH=$ARCH: x86_64 or arm64" ;;
+esac
 SMP=${KSYM_SMP:-2}
 MEM=${KSYM_MEM:-1024}
 TIMEOUT=${KSYM_VM_TIMEOUT:-1200}
@@ -90,12 +114,12 @@ if [[ $MODE == test && -n ${KSYM_SELFTEST_DIR:-} ]]; then
 	KSYM_TESTS=${KSYM_TESTS:-test.d/user}
 	echo "run-vm: $ntc case(s) from $KSYM_SELFTEST_DIR as /ftrace/test.d/user"
 fi
-command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing (make deps)"
+command -v "$QEMU" > /dev/null || die "$QEMU missing (make deps$([[ $ARCH == x86_64 ]] || echo "; scripts/install-deps.sh --arm64"))"
 
 # panic=-1: reboot at once on a panic, which ends QEMU (-no-reboot) and the run.
 # No oops=panic or panic_on_warn: a WARN or an oops is reported (the host scans the
 # console for it) but the remaining tests still run.
-append="console=ttyS0,115200 panic=-1 printk.time=1 no_hash_pointers ksym.mode=$MODE"
+append="console=$console panic=-1 printk.time=1 no_hash_pointers ksym.mode=$MODE"
 [[ -z ${KSYM_TESTS:-} ]] || append+=" ksym.tests=$KSYM_TESTS"
 [[ -z ${KSYM_FT_VERBOSE:-} ]] || append+=" ksym.verbose=$KSYM_FT_VERBOSE"
 [[ ${KSYM_KMEMLEAK:-0} != 1 ]] || append+=" ksym.kmemleak=1"
@@ -123,7 +147,7 @@ if [[ $MODE == test && -n ${KSYM_CASE_SECS:-} ]]; then
 fi
 [[ -z ${KSYM_APPEND:-} ]] || append+=" $KSYM_APPEND"
 
-qemu=(qemu-system-x86_64 -accel "${KSYM_ACCEL:-tcg,thread=single}" -cpu max -smp "$SMP" -m "$MEM" -nographic -no-reboot
+qemu=("$QEMU" "${qemu_machine[@]}" -smp "$SMP" -m "$MEM" -nographic -no-reboot
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$append")
 if [[ -n ${KSYM_QEMU_EXTRA:-} ]]; then
 	read -ra extra <<< "$KSYM_QEMU_EXTRA"
