@@ -82,8 +82,10 @@ static DEFINE_PER_CPU(unsigned long [KSYM_STACK_MAX], ksym_stack_scratch);
 
 static unsigned long ksym_regs_flags(struct pt_regs *regs)
 {
-#ifdef CONFIG_X86
+#if defined(CONFIG_X86)
 	return regs->flags;
+#elif defined(CONFIG_ARM64)
+	return regs->pstate;
 #else
 	return 0;
 #endif
@@ -258,7 +260,7 @@ static bool ksym_events_want(void)
 {
 	if (trace_ksym_hit_enabled() || trace_ksym_stack_enabled())
 		return true;
-#ifdef CONFIG_X86_64
+#if defined(CONFIG_X86_64) || defined(CONFIG_ARM64)
 	if (trace_ksym_regs_enabled())
 		return true;
 #endif
@@ -292,10 +294,13 @@ static noinline unsigned long ksym_hit_record(struct perf_event *bp,
 	};
 
 	/*
-	 * Data breakpoints trap after the access: this reads the value the
-	 * access left, before any consumer (a BPF program on the raw
+	 * x86 data breakpoints trap after the access: this reads the value
+	 * the access left, before any consumer (a BPF program on the raw
 	 * tracepoint too) sees the record. DR7 is cleared while #DB runs, so
-	 * it cannot recurse.
+	 * it cannot recurse. arm64 traps before the access (the breakpoint
+	 * core steps over it after this returns): the value is the one the
+	 * access found, a write's old value. Debug exceptions are masked
+	 * while the handler runs, so that cannot recurse either.
 	 */
 	if (READ_ONCE(watch->spec.has_value))
 		rec.has_value = ksym_read_value(rec.addr, rec.len, &rec.value);
@@ -303,7 +308,7 @@ static noinline unsigned long ksym_hit_record(struct perf_event *bp,
 	rec.caller = ksym_hit_caller(regs, rec.ip);
 
 	trace_ksym_hit(&rec);
-#ifdef CONFIG_X86_64
+#if defined(CONFIG_X86_64) || defined(CONFIG_ARM64)
 	if (trace_ksym_regs_enabled())
 		trace_ksym_regs(regs);
 #endif
@@ -702,7 +707,7 @@ static void ksym_tracer_write(const struct ksym_instance *ins,
 						regs);
 	}
 
-#ifdef CONFIG_X86_64
+#if defined(CONFIG_X86_64) || defined(CONFIG_ARM64)
 	if ((opts & KSYM_OPT_REGS) && !ksym_event_on(ins, KSYM_EV_REGS)) {
 		struct trace_event_raw_ksym_regs *r;
 

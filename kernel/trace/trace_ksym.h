@@ -93,6 +93,17 @@ static_assert(HW_BREAKPOINT_R == 1 && HW_BREAKPOINT_W == 2 &&
 #define KSYM_CAN_WATCH_READS	true
 #endif
 
+/*
+ * The length of an instruction breakpoint, which --x watches take: x86's
+ * is sizeof(long), arm64's its 4-byte instruction (a breakpoint of any
+ * other length is refused by the arch code).
+ */
+#ifdef CONFIG_ARM64
+#define KSYM_EXEC_LEN		HW_BREAKPOINT_LEN_4
+#else
+#define KSYM_EXEC_LEN		sizeof(long)
+#endif
+
 /**
  * struct ksym_spec - what one watch is, as parsed and as shown when read
  * @addr:     first byte watched; for a per-CPU watch, its __percpu address
@@ -197,7 +208,7 @@ struct ksym_watch {
 	C(NEED_LEN,	"No length known for SYMBOL+OFFSET or an address: give /LEN"), \
 	C(MISALIGNED,	"Address is not aligned to the length: give a smaller /LEN"), \
 	C(NOT_TEXT,	"--x needs an instruction address"),		\
-	C(EXEC_LEN,	"--x watches are sizeof(long) bytes: give no /LEN"), \
+	C(EXEC_LEN,	"--x watches take the instruction breakpoint length: give no /LEN"), \
 	C(BAD_CPULIST,	"Invalid CPU list: possible CPUs as in @0-1,3, none on removal"), \
 	C(BAD_CAST,	"Expected (struct TYPE) or (union TYPE) before the symbol"), \
 	C(NO_TYPE,	"No such struct or union in the kernel's BTF"),	\

@@ -36,9 +36,19 @@ static DEFINE_PER_CPU(struct ksym_branch_scratch, ksym_branch_scratch);
  */
 struct ksym_trail {
 	unsigned long		head;
+	unsigned long		cut;
 	unsigned long		from[KSYM_BRANCH_MAX];
 	unsigned long		to[KSYM_BRANCH_MAX];
 };
+
+/*
+ * Where a hit's own path starts: perf_bp_event()'s ftrace site. x86 runs
+ * the breakpoint handler as an NMI, which the trail leaves out; arm64 runs
+ * it as an ordinary exception, so the trail goes on through perf and the
+ * tracer: the entry of perf_bp_event() marks the cut (trail->cut: the
+ * entries before it) and the snippet ends there.
+ */
+static unsigned long ksym_trail_cut_ip;
 
 static DEFINE_PER_CPU(struct ksym_trail, ksym_trail);
 
@@ -129,6 +139,8 @@ static void ksym_trail_func(unsigned long ip, unsigned long parent_ip,
 	i = this_cpu_inc_return(ksym_trail.head) - 1;
 	trail->from[i % KSYM_BRANCH_MAX] = parent_ip;
 	trail->to[i % KSYM_BRANCH_MAX] = ip;
+	if (ip == ksym_trail_cut_ip)
+		WRITE_ONCE(trail->cut, i);
 }
 
 static struct ftrace_ops ksym_trail_ops = {
@@ -138,6 +150,7 @@ static struct ftrace_ops ksym_trail_ops = {
 
 static int ksym_trail_start(void)
 {
+	ksym_trail_cut_ip = ftrace_location((unsigned long)perf_bp_event);
 	return register_ftrace_function(&ksym_trail_ops);
 }
 
@@ -240,7 +253,7 @@ void ksym_branches_capture(struct ksym_capture *cap)
 	unsigned long *ft = scratch->from_to;
 	enum ksym_branch_src src = READ_ONCE(ksym_branch_active);
 	struct ksym_trail *trail;
-	unsigned long head, k;
+	unsigned long head, end, k;
 	unsigned int nr = 0;
 	int cnt, i;
 
@@ -256,7 +269,17 @@ void ksym_branches_capture(struct ksym_capture *cap)
 	} else if (src == KSYM_BRANCH_SW) {
 		trail = this_cpu_ptr(&ksym_trail);
 		head = READ_ONCE(trail->head);
+		end = READ_ONCE(trail->cut);
+		if (end) {
+			/* This hit's path is after the cut: leave it out. */
+			WRITE_ONCE(trail->cut, 0);
+			head = min(head, end);
+		}
 		k = head > want ? head - want : 0;
+		/* Older entries are overwritten by the hit's own path. */
+		end = READ_ONCE(trail->head);
+		if (end > KSYM_BRANCH_MAX && k < end - KSYM_BRANCH_MAX)
+			k = end - KSYM_BRANCH_MAX;
 		for (; k < head; k++) {
 			ft[2 * nr] = trail->from[k % KSYM_BRANCH_MAX];
 			ft[2 * nr + 1] = trail->to[k % KSYM_BRANCH_MAX];

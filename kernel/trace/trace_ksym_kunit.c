@@ -165,7 +165,7 @@ static void ksym_test_exec(struct kunit *test)
 
 	e = ksym_test_parse(test, "schedule:--x", &ret);
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_EQ(test, e->spec.len, (unsigned int)sizeof(long));
+	KUNIT_EXPECT_EQ(test, e->spec.len, (unsigned int)KSYM_EXEC_LEN);
 	e = ksym_test_parse(test, "jiffies_64:--x", &ret);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	KUNIT_EXPECT_EQ(test, e->err, KSYM_ERR_NOT_TEXT);
@@ -192,7 +192,7 @@ static const struct ksym_bad_case {
 	{ "jiffies_64:rw-@4095",	-EINVAL, KSYM_ERR_BAD_CPULIST,	15 },
 	{ "jiffies_64:---@0",		-EINVAL, KSYM_ERR_BAD_CPULIST,	14 },
 	{ "init_task+16:rw-",		-EINVAL, KSYM_ERR_NEED_LEN,	12 },
-	{ "schedule/4:--x",		-EINVAL, KSYM_ERR_EXEC_LEN,	9 },
+	{ "schedule/2:--x",		-EINVAL, KSYM_ERR_EXEC_LEN,	9 },
 #ifdef CONFIG_X86
 	{ "jiffies_64:r--",		-EOPNOTSUPP, KSYM_ERR_NO_READ_ONLY, 11 },
 #endif
@@ -439,8 +439,19 @@ static struct kunit_suite ksym_btf_suite = {
  * one in a single write, see a write that cannot fit fail and change
  * nothing, and leave no breakpoint behind.
  */
-#define KSYM_TEST_WORDS	8
+/*
+ * Data breakpoint slots per CPU: x86's four debug registers, or as many
+ * watchpoints as the arm64 CPU has (QEMU's virt: 4; the architecture: 16).
+ * The words: one per slot and three more that do not fit.
+ */
+#define KSYM_TEST_MAX_SLOTS	16
+#define KSYM_TEST_WORDS		(KSYM_TEST_MAX_SLOTS + 3)
 static unsigned long ksym_test_words[KSYM_TEST_WORDS];
+
+static int ksym_test_slots(void)
+{
+	return min(hw_breakpoint_slots(TYPE_DATA), KSYM_TEST_MAX_SLOTS);
+}
 
 static __printf(1, 2) int ksym_test_write(const char *fmt, ...)
 {
@@ -482,11 +493,11 @@ static int ksym_test_nr_watches(void)
 /* Every debug register of CPU 0 is free: four breakpoints fit there. */
 static void ksym_test_slots_free(struct kunit *test)
 {
-	struct perf_event *bp[HBP_NUM];
+	struct perf_event *bp[KSYM_TEST_MAX_SLOTS];
+	int i, n = 0, slots = ksym_test_slots();
 	struct perf_event_attr attr;
-	int i, n = 0;
 
-	for (i = 0; i < HBP_NUM; i++) {
+	for (i = 0; i < slots; i++) {
 		hw_breakpoint_init(&attr);
 		attr.bp_addr = (unsigned long)&ksym_test_words[i];
 		attr.bp_len = HW_BREAKPOINT_LEN_8;
@@ -497,10 +508,10 @@ static void ksym_test_slots_free(struct kunit *test)
 		if (!IS_ERR(bp[i]))
 			n++;
 	}
-	for (i = 0; i < HBP_NUM; i++)
+	for (i = 0; i < slots; i++)
 		if (!IS_ERR(bp[i]))
 			unregister_hw_breakpoint(bp[i]);
-	KUNIT_EXPECT_EQ_MSG(test, n, HBP_NUM, "a debug register of CPU 0 is taken");
+	KUNIT_EXPECT_EQ_MSG(test, n, slots, "a debug register of CPU 0 is taken");
 }
 
 /*
@@ -549,9 +560,13 @@ static void ksym_test_modify_local(struct kunit *test)
 	attr.bp_addr = (unsigned long)&ksym_test_words[0];
 	attr.bp_len = HW_BREAKPOINT_LEN_8;
 	attr.bp_type = HW_BREAKPOINT_W;
+	attr.disabled = 1;
 	m.bp = perf_event_create_kernel_counter(&attr, 0, NULL,
 						ksym_test_modify_hit, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(m.bp));
+	/* arm64: without the step over the first hit traps forever. */
+	WRITE_ONCE(m.bp->overflow_step_over, true);
+	perf_event_enable(m.bp);
 	atomic_set(&ksym_test_modify_hits, 0);
 
 	/* Moved to word 1: the write of word 0 is not seen, word 1's is. */
@@ -589,36 +604,36 @@ static void ksym_test_modify_local(struct kunit *test)
 static void ksym_test_txn_full(struct kunit *test)
 {
 	unsigned long *w = ksym_test_words;
-	int i;
+	int i, slots = ksym_test_slots();
 
 	/* The suite clears the watch set: never someone's real watches. */
 	if (ksym_test_nr_watches())
 		kunit_skip(test, "watches are set: not clearing them");
 	KUNIT_ASSERT_EQ(test, ksym_test_write("0"), 1);
-	for (i = 0; i < HBP_NUM; i++)
+	for (i = 0; i < slots; i++)
 		KUNIT_ASSERT_EQ(test, ksym_test_write("0x%lx/8:rw-@0", (unsigned long)&w[i]), 1);
-	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), HBP_NUM);
+	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), slots);
 
-	/* A fifth does not fit, and the write changes nothing. */
-	KUNIT_EXPECT_EQ(test, ksym_test_write("0x%lx/8:rw-@0", (unsigned long)&w[HBP_NUM]),
+	/* One more does not fit, and the write changes nothing. */
+	KUNIT_EXPECT_EQ(test, ksym_test_write("0x%lx/8:rw-@0", (unsigned long)&w[slots]),
 			-ENOSPC);
-	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), HBP_NUM);
-	KUNIT_EXPECT_FALSE(test, ksym_test_watched(HBP_NUM));
+	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), slots);
+	KUNIT_EXPECT_FALSE(test, ksym_test_watched(slots));
 
 	/* One out, one in, in one write: the slot goes to the new one. */
 	KUNIT_EXPECT_EQ(test, ksym_test_write("0x%lx:--- 0x%lx/8:-w-@0",
-					      (unsigned long)&w[0], (unsigned long)&w[HBP_NUM]), 2);
+					      (unsigned long)&w[0], (unsigned long)&w[slots]), 2);
 	KUNIT_EXPECT_FALSE(test, ksym_test_watched(0));
-	KUNIT_EXPECT_TRUE(test, ksym_test_watched(HBP_NUM));
+	KUNIT_EXPECT_TRUE(test, ksym_test_watched(slots));
 
 	/* A failing write with a good first entry: all or nothing. */
 	KUNIT_EXPECT_EQ(test, ksym_test_write("0x%lx:--- 0x%lx/8:rw-@0 0x%lx/8:rw-@0",
-					      (unsigned long)&w[1], (unsigned long)&w[5],
-					      (unsigned long)&w[6]), -ENOSPC);
+					      (unsigned long)&w[1], (unsigned long)&w[slots + 1],
+					      (unsigned long)&w[slots + 2]), -ENOSPC);
 	KUNIT_EXPECT_TRUE(test, ksym_test_watched(1));
-	KUNIT_EXPECT_FALSE(test, ksym_test_watched(5));
-	KUNIT_EXPECT_FALSE(test, ksym_test_watched(6));
-	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), HBP_NUM);
+	KUNIT_EXPECT_FALSE(test, ksym_test_watched(slots + 1));
+	KUNIT_EXPECT_FALSE(test, ksym_test_watched(slots + 2));
+	KUNIT_EXPECT_EQ(test, ksym_test_nr_watches(), slots);
 }
 
 /* Nothing is left behind: no watch, and CPU 0's registers all free. */

@@ -110,19 +110,26 @@ static bool ksym_is_text(unsigned long addr)
  */
 static bool ksym_is_percpu(unsigned long addr, bool *in_module)
 {
+	unsigned long __maybe_unused first;
+
 	*in_module = false;
 #ifdef CONFIG_SMP
 	if (addr >= (unsigned long)__per_cpu_start &&
 	    addr < (unsigned long)__per_cpu_end)
 		return true;
-	/* Real memory is no __percpu address, whatever it adds up to. */
-	if (virt_addr_valid((void *)addr) ||
-	    is_vmalloc_or_module_addr((void *)addr))
-		return false;
-	addr = (unsigned long)per_cpu_ptr((void __percpu *)addr,
-					  cpumask_first(cpu_possible_mask));
-	*in_module = is_module_percpu_address(addr);
-	return *in_module;
+	/*
+	 * A module's: on arm64 its __percpu address lies in the kernel
+	 * image's range, just after the kernel's own per-CPU section
+	 * (whose image is init memory, freed after boot), so it is looked
+	 * for before the test for real memory.
+	 */
+	first = (unsigned long)per_cpu_ptr((void __percpu *)addr,
+					   cpumask_first(cpu_possible_mask));
+	if (is_module_percpu_address(first)) {
+		*in_module = true;
+		return true;
+	}
+	return false;
 #else
 	return false;
 #endif
@@ -553,12 +560,12 @@ int ksym_parse_entry(struct ksym_entry *e)
 				       slash + 1 - buf, -EINVAL);
 
 	if (spec->access == KSYM_ACCESS_X) {
-		if (len && len != sizeof(long))
+		if (len && len != KSYM_EXEC_LEN)
 			return ksym_entry_fail(e, KSYM_ERR_EXEC_LEN,
 					       slash + 1 - buf, -EINVAL);
 		if (!ksym_is_text(spec->addr))
 			return ksym_entry_fail(e, KSYM_ERR_NOT_TEXT, 0, -EINVAL);
-		len = sizeof(long);
+		len = KSYM_EXEC_LEN;
 	} else if (!len) {
 		len = ksym_default_len(spec->addr, size);
 		if (!len)

@@ -395,9 +395,15 @@ static void ksym_dyn_sync_fn(struct irq_work *work)
  */
 static bool ksym_dyn_addr_ok(unsigned long addr, unsigned int len)
 {
-	return IS_ALIGNED(addr, len) && virt_addr_valid((void *)addr) &&
-	       virt_addr_valid((void *)(addr + len - 1)) &&
-	       !init_section_intersects((void *)addr, len);
+	unsigned long last = addr + len - 1;
+
+	if (!IS_ALIGNED(addr, len) ||
+	    init_section_intersects((void *)addr, len))
+		return false;
+	/* arm64 maps the kernel image outside the direct map. */
+	return (virt_addr_valid((void *)addr) &&
+		virt_addr_valid((void *)last)) ||
+	       (__is_kernel(addr) && __is_kernel(last));
 }
 
 static unsigned long ksym_trigger_field(struct ksym_trigger *trig, void *rec)

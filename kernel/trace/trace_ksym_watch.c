@@ -115,12 +115,20 @@ int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
 	struct perf_event_attr attr;
 	struct perf_event *bp;
 
-	ksym_fill_attr(&attr, spec, cpu, disabled);
+	/*
+	 * Created disabled: arm64 traps before the access and steps over it
+	 * only for a handler that asks, which must be asked before the
+	 * breakpoint can hit (else the access traps forever).
+	 */
+	ksym_fill_attr(&attr, spec, cpu, true);
 	bp = perf_event_create_kernel_counter(&attr, cpu, NULL,
 					      ksym_hit_handler, watch);
 	if (IS_ERR(bp))
 		return PTR_ERR(bp);
+	WRITE_ONCE(bp->overflow_step_over, true);
 	*per_cpu_ptr(watch->bps, cpu) = bp;
+	if (!disabled)
+		perf_event_enable(bp);
 	return 0;
 }
 

@@ -75,6 +75,14 @@ struct ksym_hit_rec {
 		(e)->has_value	= (rec)->has_value;			\
 	} while (0)
 
+#ifdef CONFIG_ARM64
+#define KSYM_REGS_ASSIGN(e, regs)					\
+	do {								\
+		(e)->ip = (regs)->pc;	(e)->flags = (regs)->pstate;	\
+		(e)->sp = (regs)->sp;					\
+		memcpy((e)->x, (regs)->regs, sizeof((e)->x));		\
+	} while (0)
+#else
 #define KSYM_REGS_ASSIGN(e, regs)					\
 	do {								\
 		(e)->ip = (regs)->ip;	(e)->flags = (regs)->flags;	\
@@ -87,6 +95,7 @@ struct ksym_hit_rec {
 		(e)->r12 = (regs)->r12;	(e)->r13 = (regs)->r13;		\
 		(e)->r14 = (regs)->r14;	(e)->r15 = (regs)->r15;		\
 	} while (0)
+#endif
 
 /* Where a branch snippet comes from (ksym_branches.source). */
 enum ksym_branch_src {
@@ -200,7 +209,43 @@ TRACE_EVENT_FN(ksym_regs,
 );
 
 KSYM_PERF_PERM(ksym_regs);
-#endif /* CONFIG_X86_64 */
+#elif defined(CONFIG_ARM64)
+/* The full register set of the accessing context: pc, pstate, sp, x0-x30. */
+TRACE_EVENT_FN(ksym_regs,
+
+	TP_PROTO(const struct pt_regs *regs),
+
+	TP_ARGS(regs),
+
+	TP_STRUCT__entry(
+		__field(unsigned long,	ip)
+		__field(unsigned long,	flags)
+		__field(unsigned long,	sp)
+		__array(unsigned long,	x,	31)
+	),
+
+	TP_fast_assign(
+		KSYM_REGS_ASSIGN(__entry, regs);
+	),
+
+	TP_printk("ip=%pS flags=%lx sp=%lx x0=%lx x1=%lx x2=%lx x3=%lx x4=%lx x5=%lx x6=%lx x7=%lx x8=%lx x9=%lx x10=%lx x11=%lx x12=%lx x13=%lx x14=%lx x15=%lx x16=%lx x17=%lx x18=%lx x19=%lx x20=%lx x21=%lx x22=%lx x23=%lx x24=%lx x25=%lx x26=%lx x27=%lx x28=%lx x29=%lx x30=%lx",
+		  (void *)__entry->ip, __entry->flags, __entry->sp,
+		  __entry->x[0], __entry->x[1], __entry->x[2], __entry->x[3],
+		  __entry->x[4], __entry->x[5], __entry->x[6], __entry->x[7],
+		  __entry->x[8], __entry->x[9], __entry->x[10], __entry->x[11],
+		  __entry->x[12], __entry->x[13], __entry->x[14],
+		  __entry->x[15], __entry->x[16], __entry->x[17],
+		  __entry->x[18], __entry->x[19], __entry->x[20],
+		  __entry->x[21], __entry->x[22], __entry->x[23],
+		  __entry->x[24], __entry->x[25], __entry->x[26],
+		  __entry->x[27], __entry->x[28], __entry->x[29],
+		  __entry->x[30]),
+
+	ksym_event_reg, ksym_event_unreg
+);
+
+KSYM_PERF_PERM(ksym_regs);
+#endif /* CONFIG_X86_64, CONFIG_ARM64 */
 
 /* The callchain of the accessing context; the first entry is the accessor. */
 TRACE_EVENT_FN(ksym_stack,
