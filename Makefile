@@ -3,6 +3,9 @@
 #
 #   make run        build what is missing, boot the VM, show ksym-ctl at work
 #   make check      deps + tree + kernel + initramfs, run the tests in QEMU, summary
+#   make check-arm64 the same suite on arm64: cross-built kernel (build/obj-arm64),
+#                   Debian arm64 user space, qemu-system-aarch64 -M virt -cpu max
+#                   (build/arm64-test-summary.txt)
 #   make check-debug the same suite on a debug kernel (KASAN, UBSAN, KFENCE, lockdep,
 #                   DEBUG_OBJECTS, kmemleak) in build/obj-debug; fuzz and storm
 #                   bounded by time (DBG_FUZZ_SECS, DBG_STORM_SECS), the VM limit
@@ -34,7 +37,7 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all help check check-debug check-kcsan vm bench bench-profile bench-profile-prod bench-prod-kernel build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
+.PHONY: all help check check-arm64 check-debug check-kcsan vm bench bench-profile bench-profile-prod bench-prod-kernel build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
 	patches patches-check
 
 BUILD := build
@@ -149,6 +152,29 @@ KCSAN_ENV = $(call side_env,kcsan,kcsan) \
 
 check-kcsan: deps tree
 	$(call side_check,$(KCSAN_ENV),$(KCSAN_FUZZ_SECS),$(KCSAN_STORM_SECS),$(KCSAN_CASE_SECS),$(KCSAN_BOOT_SECS))
+
+# The same suite on arm64 (issue 20): the kernel cross-built with
+# aarch64-linux-gnu- (config/ksym-arm64.config merged on top) in
+# build/obj-arm64, an initramfs of Debian's arm64 packages
+# (scripts/arm64-sysroot.sh, build/arm64-initramfs.cpio.gz) and the tools
+# cross-built, booted with qemu-system-aarch64 -M virt -cpu max; KUnit and
+# ftracetest as in make check, then the lockdown boot. Logs and summary:
+# build/arm64-console.log, build/arm64-test-summary.txt.
+ARM64_ENV = KSYM_ARCH=arm64 KSYM_OBJ=$(CURDIR)/$(BUILD)/obj-arm64 \
+	KSYM_EXTRA_CONFIG=$(CURDIR)/config/ksym-arm64.config \
+	KSYM_BUILD_LOG=$(CURDIR)/$(BUILD)/arm64-kernel-build.log \
+	KSYM_CONFIG_MISSING=$(CURDIR)/$(BUILD)/arm64-config-missing.txt \
+	KSYM_MODROOT=$(CURDIR)/$(BUILD)/arm64-modroot
+
+check-arm64: deps tree
+	bash scripts/install-deps.sh --arm64
+	$(ARM64_ENV) bash scripts/build-kernel.sh
+	$(ARM64_ENV) bash scripts/make-initramfs.sh
+	$(ARM64_ENV) bash scripts/run-vm.sh test
+	KSYM_APPEND="kunit.enable=0 $${KSYM_APPEND:-}" KSYM_TESTS=test.d/ksym-lockdown \
+		KSYM_LOG=$(BUILD)/arm64-console-lockdown.log \
+		KSYM_SUMMARY=$(BUILD)/arm64-test-summary-lockdown.txt \
+		$(ARM64_ENV) bash scripts/run-vm.sh test
 
 vm: build
 	bash scripts/run-vm.sh shell

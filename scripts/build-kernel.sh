@@ -16,7 +16,8 @@
 # (default build/config-missing.txt), KSYM_MODROOT (default build/modroot);
 # KSYM_MAKE_VARS (make variables for the kernel build, e.g. make check-kcsan's
 # KCSAN_SANITIZE_trace_ksym.o=y: kernel/trace/Makefile turns KCSAN off for the
-# whole directory, a command-line variable wins over it).
+# whole directory, a command-line variable wins over it); KSYM_ARCH=arm64
+# (make check-arm64: cross-built with aarch64-linux-gnu-, the Image target).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -98,7 +99,11 @@ else
 fi
 
 # --- build ----------------------------------------------------------------------
-targets=(bzImage)
+case $KSYM_ARCH in
+arm64) image=Image image_path=arch/arm64/boot/Image ;;
+*) image=bzImage image_path=arch/x86/boot/bzImage ;;
+esac
+targets=("$image")
 if grep -q '^CONFIG_MODULES=y' "$OBJ/.config"; then targets+=(modules); fi
 say "make -j$JOBS ${targets[*]} (CC=\"$KSYM_CC\", log: ${LOG#"$ROOT"/})"
 read -ra make_vars <<< "${KSYM_MAKE_VARS:-}"
@@ -119,4 +124,4 @@ fi
 
 release=$(cat "$OBJ/include/config/kernel.release")
 nmod=$(find "$MODROOT" -name '*.ko*' 2> /dev/null | wc -l)
-say "built $release: ${OBJ#"$ROOT"/}/arch/x86/boot/bzImage, $nmod module(s), $((SECONDS - start)) s"
+say "built $release: ${OBJ#"$ROOT"/}/$image_path, $nmod module(s), $((SECONDS - start)) s"

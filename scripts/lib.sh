@@ -8,7 +8,9 @@
 # exports CCACHE_BASEDIR. Provides say, warn, die, elapsed, ksym_cc (KSYM_CC:
 # "ccache gcc" where ccache exists), kmake (make in $TREE with O=$OBJ, CC and
 # output into $LOG) and fail (a failed step: the errors and the tail of $LOG).
-# Env: KSYM_TARBALL, KSYM_TREE (the defaults of TARBALL and TREE), KSYM_CC.
+# Env: KSYM_TARBALL, KSYM_TREE (the defaults of TARBALL and TREE), KSYM_CC,
+# KSYM_ARCH (x86_64, the default, or arm64: kmake cross-builds with
+# aarch64-linux-gnu-).
 
 # shellcheck disable=SC2034 # used by the scripts that source this file
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,20 +33,32 @@ elapsed() {
 	if ((s >= 60)); then printf '%d m %02d s' $((s / 60)) $((s % 60)); else printf '%d s' "$s"; fi
 }
 
-# The compiler for kernel builds: $KSYM_CC, else ccache gcc, else gcc.
+# The kernel's architecture: KSYM_ARCH, x86_64 (default) or arm64.
+KSYM_ARCH=${KSYM_ARCH:-x86_64}
+case $KSYM_ARCH in
+x86_64) KSYM_CROSS= ;;
+arm64) KSYM_CROSS=aarch64-linux-gnu- ;;
+*) printf '%s: ERROR: KSYM_ARCH=%s: x86_64 or arm64\n' "$KSYM_PROG" "$KSYM_ARCH" >&2; exit 1 ;;
+esac
+
+# The compiler for kernel builds: $KSYM_CC, else ccache gcc, else gcc (the
+# cross gcc of KSYM_ARCH).
 ksym_cc() {
 	if [[ -n ${KSYM_CC:-} ]]; then
 		printf '%s\n' "$KSYM_CC"
 	elif command -v ccache > /dev/null; then
-		printf 'ccache gcc\n'
+		printf 'ccache %sgcc\n' "$KSYM_CROSS"
 	else
-		printf 'gcc\n'
+		printf '%sgcc\n' "$KSYM_CROSS"
 	fi
 }
 
-# kmake ARGS...: make in $TREE with O=$OBJ and CC=$KSYM_CC, appending to $LOG.
+# kmake ARGS...: make in $TREE with O=$OBJ and CC=$KSYM_CC (ARCH and
+# CROSS_COMPILE for arm64), appending to $LOG.
 kmake() {
-	make -C "$TREE" O="$OBJ" CC="$KSYM_CC" "$@" >> "$LOG" 2>&1
+	local cross=()
+	[[ $KSYM_ARCH == x86_64 ]] || cross=(ARCH="$KSYM_ARCH" CROSS_COMPILE="$KSYM_CROSS")
+	make -C "$TREE" O="$OBJ" "${cross[@]}" CC="$KSYM_CC" "$@" >> "$LOG" 2>&1
 }
 
 # fail WHAT: say what failed, the error lines and the tail of $LOG; exit 1.
