@@ -262,6 +262,10 @@ clean:
 		$(BUILD)/config-missing.txt \
 		$(BUILD)/obj-debug $(BUILD)/dbg-* $(BUILD)/obj-kcsan $(BUILD)/kcsan-* \
 		$(BUILD)/obj-prod $(BUILD)/prod-* \
+		$(BUILD)/obj-arm64 $(BUILD)/arm64-modroot $(BUILD)/arm64-initramfs-root \
+		$(BUILD)/arm64-initramfs.cpio.gz $(BUILD)/arm64-tools $(BUILD)/arm64-console*.log \
+		$(BUILD)/arm64-test-summary*.txt $(BUILD)/arm64-kernel-build.log \
+		$(BUILD)/arm64-config-missing.txt \
 		$(BUILD)/patches $(BUILD)/series/obj $(BUILD)/ksrc/obj $(BUILD)/ksrc/modroot
 
 distclean:
