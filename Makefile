@@ -5,7 +5,8 @@
 #   make check      deps + tree + kernel + initramfs, run the tests in QEMU, summary
 #   make check-arm64 the same suite on arm64: cross-built kernel (build/obj-arm64),
 #                   Debian arm64 user space, qemu-system-aarch64 -M virt -cpu max
-#                   (build/arm64-test-summary.txt)
+#                   (build/arm64-test-summary.txt); ARM64_TESTS=... for some cases
+#   make bench-arm64 instructions per hit on arm64 next to perf's watchpoint
 #   make check-debug the same suite on a debug kernel (KASAN, UBSAN, KFENCE, lockdep,
 #                   DEBUG_OBJECTS, kmemleak) in build/obj-debug; fuzz and storm
 #                   bounded by time (DBG_FUZZ_SECS, DBG_STORM_SECS), the VM limit
@@ -37,7 +38,7 @@
 
 SHELL := /bin/bash
 .NOTPARALLEL:
-.PHONY: all help check check-arm64 check-debug check-kcsan vm bench bench-profile bench-profile-prod bench-prod-kernel build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
+.PHONY: all help check check-arm64 check-arm64-build bench-arm64 check-arm64-ci check-debug check-kcsan vm bench bench-profile bench-profile-prod bench-prod-kernel build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
 	patches patches-check
 
 BUILD := build
@@ -166,15 +167,35 @@ ARM64_ENV = KSYM_ARCH=arm64 KSYM_OBJ=$(CURDIR)/$(BUILD)/obj-arm64 \
 	KSYM_CONFIG_MISSING=$(CURDIR)/$(BUILD)/arm64-config-missing.txt \
 	KSYM_MODROOT=$(CURDIR)/$(BUILD)/arm64-modroot
 
-check-arm64: deps tree
+# ARM64_TESTS: the cases (KSYM_TESTS), default all; CI runs ARM64_CI_TESTS,
+# the step over and a case of each kind, to stay within its time.
+ARM64_TESTS ?=
+ARM64_CI_TESTS = test.d/ksym/ksym-step-over.tc,test.d/ksym/ksym-basic.tc,test.d/ksym/ksym-hitgen-exact.tc,test.d/ksym/ksym-cpulist.tc,test.d/ksym/ksym-percpu.tc,test.d/ksym/ksym-hotplug.tc,test.d/ksym/ksym-field.tc,test.d/ksym/ksym-trigger-object.tc,test.d/ksym/ksym-hit-context.tc,test.d/ksym/ksym-branches.tc,test.d/ksym/ksym-ctl-record.tc,test.d/ksym/ksym-trace-cmd.tc,test.d/ksym/ksym-module-unload.tc,test.d/ksym/ksym-memory-checks.tc,test.d/ksym/ksym_syntax_errors.tc,test.d/ksym/ksym-perf.tc
+
+check-arm64-build: deps tree
 	bash scripts/install-deps.sh --arm64
 	$(ARM64_ENV) bash scripts/build-kernel.sh
 	$(ARM64_ENV) bash scripts/make-initramfs.sh
-	$(ARM64_ENV) bash scripts/run-vm.sh test
+
+check-arm64: check-arm64-build
+	$(ARM64_ENV) $(if $(ARM64_TESTS),KSYM_TESTS=$(ARM64_TESTS)) bash scripts/run-vm.sh test
 	KSYM_APPEND="kunit.enable=0 $${KSYM_APPEND:-}" KSYM_TESTS=test.d/ksym-lockdown \
 		KSYM_LOG=$(BUILD)/arm64-console-lockdown.log \
 		KSYM_SUMMARY=$(BUILD)/arm64-test-summary-lockdown.txt \
 		$(ARM64_ENV) bash scripts/run-vm.sh test
+
+check-arm64-ci:
+	$(MAKE) check-arm64 ARM64_TESTS=$(ARM64_CI_TESTS)
+
+# Cost per hit on arm64 under -icount, next to perf's own watchpoint in the
+# same boot (bench/run-bench.sh with KSYM_ARCH=arm64; no bpftrace rows, no
+# production kernel): build/bench-arm64/bench.txt.
+bench-arm64: check-arm64-build
+	KSYM_ARCH=arm64 KSYM_BENCH_KERNELS=test KSYM_BENCH_SMP="$${KSYM_BENCH_SMP:-2 1}" \
+		KSYM_BENCH_DIR=$(CURDIR)/$(BUILD)/bench-arm64 \
+		KSYM_KERNEL=$(CURDIR)/$(BUILD)/obj-arm64/arch/arm64/boot/Image \
+		KSYM_INITRD=$(CURDIR)/$(BUILD)/arm64-initramfs.cpio.gz \
+		bash bench/run-bench.sh
 
 vm: build
 	bash scripts/run-vm.sh shell

@@ -246,13 +246,46 @@ static bool ksym_too_hot(struct ksym_cpu_stats *stats)
  * The callchain from the exception's regs: its first frame is the function
  * that made the access, with no #DB, perf or tracing frame above it.
  */
+#ifdef CONFIG_ARM64
+/*
+ * arm64 unwinds by frame records. A leaf function has none: the first
+ * record is its caller's, so the caller itself, in the link register, is
+ * skipped. Put it back as the second frame when LR returns into another
+ * function than the hit's and is not the next frame already (in a function
+ * with a record, LR is either that frame or points into the function).
+ */
+static void ksym_stack_leaf_caller(struct pt_regs *regs, unsigned long *ips,
+				   unsigned int *nr, unsigned int max)
+{
+	unsigned long lr = ptrauth_strip_kernel_insn_pac(regs->regs[30]);
+	unsigned long size, off;
+
+	if (*nr < 1 || max < 2 || (*nr > 1 && ips[1] == lr) ||
+	    !kernel_text_address(lr) ||
+	    !kallsyms_lookup_size_offset(ips[0], &size, &off) ||
+	    lr - (ips[0] - off) < size)
+		return;
+	if (*nr == max)
+		(*nr)--;
+	memmove(ips + 2, ips + 1, (*nr - 1) * sizeof(*ips));
+	ips[1] = lr;
+	(*nr)++;
+}
+#else
+static void ksym_stack_leaf_caller(struct pt_regs *regs, unsigned long *ips,
+				   unsigned int *nr, unsigned int max)
+{
+}
+#endif
+
 static void ksym_hit_stack(struct pt_regs *regs, struct ksym_capture *cap)
 {
 	unsigned long *ips = *this_cpu_ptr(&ksym_stack_scratch);
+	unsigned int max = READ_ONCE(ksym_stack_depth);
 
 	cap->ips = ips;
-	cap->nr_ips = stack_trace_save_regs(regs, ips,
-					    READ_ONCE(ksym_stack_depth), 0);
+	cap->nr_ips = stack_trace_save_regs(regs, ips, max, 0);
+	ksym_stack_leaf_caller(regs, ips, &cap->nr_ips, max);
 }
 
 /* Does a ksym event want this hit? Static keys: nothing while all are off. */

@@ -9,6 +9,7 @@
 
 #include <linux/cpu.h>
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/static_call.h>
@@ -42,11 +43,12 @@ struct ksym_trail {
 };
 
 /*
- * Where a hit's own path starts: perf_bp_event()'s ftrace site. x86 runs
- * the breakpoint handler as an NMI, which the trail leaves out; arm64 runs
- * it as an ordinary exception, so the trail goes on through perf and the
- * tracer: the entry of perf_bp_event() marks the cut (trail->cut: the
- * entries before it) and the snippet ends there.
+ * Where a hit's own path starts. x86 runs the breakpoint handler as an
+ * NMI, which the trail leaves out; arm64 runs it as an ordinary exception,
+ * so the trail goes on through the exception entry, perf and the tracer:
+ * the entry of debug_exception_enter() (arm64; elsewhere perf_bp_event())
+ * marks the cut (trail->cut: the entries before it) and the snippet ends
+ * there.
  */
 static unsigned long ksym_trail_cut_ip;
 
@@ -150,7 +152,12 @@ static struct ftrace_ops ksym_trail_ops = {
 
 static int ksym_trail_start(void)
 {
-	ksym_trail_cut_ip = ftrace_location((unsigned long)perf_bp_event);
+	unsigned long cut = (unsigned long)perf_bp_event;
+
+	/* arm64: the debug exception's first traced function (static). */
+	if (IS_ENABLED(CONFIG_ARM64))
+		cut = kallsyms_lookup_name("debug_exception_enter") ?: cut;
+	ksym_trail_cut_ip = ftrace_location(cut);
 	return register_ftrace_function(&ksym_trail_ops);
 }
 
