@@ -402,17 +402,21 @@ static int ksym_hitgen_bp_set(struct perf_event * __percpu **slot, u64 on,
 	attr.bp_type = HW_BREAKPOINT_W;
 	if (!handler)
 		attr.sample_period = 0;
+	/*
+	 * arm64 steps over the write only for handlers that ask: registered
+	 * disabled, asked, then enabled. CPUs offline at registration have
+	 * no event.
+	 */
+	attr.disabled = 1;
 	bp = register_wide_hw_breakpoint(&attr, handler, NULL);
 	if (IS_ERR(bp))
 		return PTR_ERR(bp);
-	/*
-	 * arm64 steps over the write only for handlers that ask. The
-	 * benchmark writes ksym_hitgen_var only after this returns; CPUs
-	 * offline at registration have no event.
-	 */
-	for_each_possible_cpu(cpu)
-		if (handler && per_cpu(*bp, cpu))
-			WRITE_ONCE(per_cpu(*bp, cpu)->overflow_step_over, true);
+	for_each_possible_cpu(cpu) {
+		if (!per_cpu(*bp, cpu))
+			continue;
+		WRITE_ONCE(per_cpu(*bp, cpu)->overflow_step_over, true);
+		perf_event_enable(per_cpu(*bp, cpu));
+	}
 	*slot = bp;
 	return 0;
 }

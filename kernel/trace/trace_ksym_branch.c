@@ -38,6 +38,7 @@ static DEFINE_PER_CPU(struct ksym_branch_scratch, ksym_branch_scratch);
 struct ksym_trail {
 	unsigned long		head;
 	unsigned long		cut;
+	bool			in_dbg;
 	unsigned long		from[KSYM_BRANCH_MAX];
 	unsigned long		to[KSYM_BRANCH_MAX];
 };
@@ -45,12 +46,14 @@ struct ksym_trail {
 /*
  * Where a hit's own path starts. x86 runs the breakpoint handler as an
  * NMI, which the trail leaves out; arm64 runs it as an ordinary exception,
- * so the trail goes on through the exception entry, perf and the tracer:
- * the entry of debug_exception_enter() (arm64; elsewhere perf_bp_event())
- * marks the cut (trail->cut: the entries before it) and the snippet ends
- * there.
+ * so the trail would go on through the exception entry, perf and the
+ * tracer: the entry of debug_exception_enter() (arm64; elsewhere
+ * perf_bp_event()) marks the cut (trail->cut: the entries before it) and
+ * the snippet ends there. On arm64 nothing is recorded from there to
+ * debug_exception_exit() (trail->in_dbg), so a hit's path and its step
+ * exception leave nothing in the trail of the next hit either.
  */
-static unsigned long ksym_trail_cut_ip;
+static unsigned long ksym_trail_cut_ip, ksym_trail_exit_ip;
 
 static DEFINE_PER_CPU(struct ksym_trail, ksym_trail);
 
@@ -138,11 +141,22 @@ static void ksym_trail_func(unsigned long ip, unsigned long parent_ip,
 	if (in_nmi())
 		return;
 	trail = this_cpu_ptr(&ksym_trail);
+	if (unlikely(ip == ksym_trail_exit_ip)) {
+		WRITE_ONCE(trail->in_dbg, false);
+		return;
+	}
+	if (READ_ONCE(trail->in_dbg))
+		return;
+	if (unlikely(ip == ksym_trail_cut_ip)) {
+		/* One past the last entry before the hit's path. */
+		WRITE_ONCE(trail->cut, this_cpu_read(ksym_trail.head) + 1);
+		WRITE_ONCE(trail->in_dbg, !!ksym_trail_exit_ip);
+		if (ksym_trail_exit_ip)
+			return;
+	}
 	i = this_cpu_inc_return(ksym_trail.head) - 1;
 	trail->from[i % KSYM_BRANCH_MAX] = parent_ip;
 	trail->to[i % KSYM_BRANCH_MAX] = ip;
-	if (ip == ksym_trail_cut_ip)
-		WRITE_ONCE(trail->cut, i);
 }
 
 static struct ftrace_ops ksym_trail_ops = {
@@ -152,12 +166,15 @@ static struct ftrace_ops ksym_trail_ops = {
 
 static int ksym_trail_start(void)
 {
-	unsigned long cut = (unsigned long)perf_bp_event;
+	unsigned long cut = (unsigned long)perf_bp_event, exit = 0;
 
-	/* arm64: the debug exception's first traced function (static). */
-	if (IS_ENABLED(CONFIG_ARM64))
+	/* arm64: the debug exception's first and last traced functions. */
+	if (IS_ENABLED(CONFIG_ARM64)) {
 		cut = kallsyms_lookup_name("debug_exception_enter") ?: cut;
+		exit = kallsyms_lookup_name("debug_exception_exit");
+	}
 	ksym_trail_cut_ip = ftrace_location(cut);
+	ksym_trail_exit_ip = exit ? ftrace_location(exit) : 0;
 	return register_ftrace_function(&ksym_trail_ops);
 }
 
@@ -280,7 +297,7 @@ void ksym_branches_capture(struct ksym_capture *cap)
 		if (end) {
 			/* This hit's path is after the cut: leave it out. */
 			WRITE_ONCE(trail->cut, 0);
-			head = min(head, end);
+			head = min(head, end - 1);
 		}
 		k = head > want ? head - want : 0;
 		/* Older entries are overwritten by the hit's own path. */

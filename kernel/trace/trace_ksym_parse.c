@@ -110,7 +110,7 @@ static bool ksym_is_text(unsigned long addr)
  */
 static bool ksym_is_percpu(unsigned long addr, bool *in_module)
 {
-	unsigned long __maybe_unused first;
+	unsigned long __maybe_unused first, can;
 
 	*in_module = false;
 #ifdef CONFIG_SMP
@@ -124,8 +124,9 @@ static bool ksym_is_percpu(unsigned long addr, bool *in_module)
 	 * for before the test for real memory.
 	 */
 	first = (unsigned long)per_cpu_ptr((void __percpu *)addr,
-					   cpumask_first(cpu_possible_mask));
-	if (is_module_percpu_address(first)) {
+					   get_boot_cpu_id());
+	/* The boot CPU's copy itself, not another CPU's at that address. */
+	if (__is_module_percpu_address(first, &can) && can == first) {
 		*in_module = true;
 		return true;
 	}
