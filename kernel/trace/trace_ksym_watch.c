@@ -17,6 +17,9 @@
 #include <kunit/visibility.h>
 
 #include "trace.h"
+#ifdef CONFIG_ARM64
+#include <asm/cpufeature.h>
+#endif
 #include "trace_ksym.h"
 
 /* The watch set and everything that changes it: see trace_ksym.h. */
@@ -100,6 +103,21 @@ static bool ksym_spec_on_cpu(const struct ksym_spec *spec, int cpu)
 	return spec->all_cpus || cpumask_test_cpu(cpu, &spec->cpus);
 }
 
+/*
+ * arm64 without LSE atomics updates atomics and locks with LDXR/STXR
+ * loops: a hit on the store-exclusive returns through an exception, which
+ * clears the exclusive monitor, so the store fails and the loop traps
+ * again, forever (perf's breakpoints too). Said once, at the first watch.
+ */
+static void ksym_warn_llsc(void)
+{
+#ifdef CONFIG_ARM64
+	if (!IS_ENABLED(CONFIG_ARM64_LSE_ATOMICS) ||
+	    !cpus_have_final_cap(ARM64_HAS_LSE_ATOMICS))
+		pr_warn_once("no LSE atomics: a watch on a word that atomics or locks update (LDXR/STXR loops) livelocks at its first store\n");
+#endif
+}
+
 /**
  * ksym_bp_create - register a watch's breakpoint on one CPU
  * @watch:    the watch, whose bps slot of @cpu is empty
@@ -126,6 +144,7 @@ int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
 	if (IS_ERR(bp))
 		return PTR_ERR(bp);
 	WRITE_ONCE(bp->overflow_step_over, true);
+	ksym_warn_llsc();
 	*per_cpu_ptr(watch->bps, cpu) = bp;
 	if (!disabled)
 		perf_event_enable(bp);
