@@ -9,10 +9,13 @@
 
 #include <linux/cpu.h>
 #include <linux/ftrace.h>
-#include <linux/kallsyms.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/static_call.h>
+
+#ifdef CONFIG_ARM64
+#include <asm/sysreg.h>
+#endif
 
 #include "trace.h"
 #include "trace_ksym.h"
@@ -37,25 +40,35 @@ static DEFINE_PER_CPU(struct ksym_branch_scratch, ksym_branch_scratch);
  */
 struct ksym_trail {
 	unsigned long		head;
-	unsigned long		cut;
-	bool			in_dbg;
 	unsigned long		from[KSYM_BRANCH_MAX];
 	unsigned long		to[KSYM_BRANCH_MAX];
 };
 
-/*
- * Where a hit's own path starts. x86 runs the breakpoint handler as an
- * NMI, which the trail leaves out; arm64 runs it as an ordinary exception,
- * so the trail would go on through the exception entry, perf and the
- * tracer: the entry of debug_exception_enter() (arm64; elsewhere
- * perf_bp_event()) marks the cut (trail->cut: the entries before it) and
- * the snippet ends there. On arm64 nothing is recorded from there to
- * debug_exception_exit() (trail->in_dbg), so a hit's path and its step
- * exception leave nothing in the trail of the next hit either.
- */
-static unsigned long ksym_trail_cut_ip, ksym_trail_exit_ip;
-
 static DEFINE_PER_CPU(struct ksym_trail, ksym_trail);
+
+/*
+ * The trail leaves out the exception a hit is reported in, so that a
+ * snippet ends at the last call before the access, and neither the hit's
+ * own path (exception entry, perf, the tracer) nor, on arm64, the step
+ * over it is in the next hit's snippet. x86 runs the breakpoint handler as
+ * an NMI. arm64 runs it as an ordinary exception, but a debug exception
+ * taken in the kernel (watchpoint, breakpoint, the step after a hit, BRK)
+ * runs with debug exceptions masked (PSTATE.D) throughout, as little else
+ * does (suspend, stopping a CPU, kexec: no hit there either). Function
+ * entries make no markers for this: debug_exception_exit() is inlined
+ * into its callers (the out-of-line copy NOKPROBE_SYMBOL keeps never
+ * runs), so a trail stopped at debug_exception_enter() never started again.
+ */
+static __always_inline bool ksym_trail_in_hit_exception(void)
+{
+	if (in_nmi())
+		return true;
+#ifdef CONFIG_ARM64
+	if (read_sysreg(daif) & PSR_D_BIT)
+		return true;
+#endif
+	return false;
+}
 
 /*
  * ksym_branch_source: what the user asked for, and what is in use; under
@@ -137,23 +150,9 @@ static void ksym_trail_func(unsigned long ip, unsigned long parent_ip,
 	struct ksym_trail *trail;
 	unsigned long i;
 
-	/* Not the #DB handler's own calls (it runs as an NMI), nor NMIs. */
-	if (in_nmi())
+	if (ksym_trail_in_hit_exception())
 		return;
 	trail = this_cpu_ptr(&ksym_trail);
-	if (unlikely(ip == ksym_trail_exit_ip)) {
-		WRITE_ONCE(trail->in_dbg, false);
-		return;
-	}
-	if (READ_ONCE(trail->in_dbg))
-		return;
-	if (unlikely(ip == ksym_trail_cut_ip)) {
-		/* One past the last entry before the hit's path. */
-		WRITE_ONCE(trail->cut, this_cpu_read(ksym_trail.head) + 1);
-		WRITE_ONCE(trail->in_dbg, !!ksym_trail_exit_ip);
-		if (ksym_trail_exit_ip)
-			return;
-	}
 	i = this_cpu_inc_return(ksym_trail.head) - 1;
 	trail->from[i % KSYM_BRANCH_MAX] = parent_ip;
 	trail->to[i % KSYM_BRANCH_MAX] = ip;
@@ -166,15 +165,6 @@ static struct ftrace_ops ksym_trail_ops = {
 
 static int ksym_trail_start(void)
 {
-	unsigned long cut = (unsigned long)perf_bp_event, exit = 0;
-
-	/* arm64: the debug exception's first and last traced functions. */
-	if (IS_ENABLED(CONFIG_ARM64)) {
-		cut = kallsyms_lookup_name("debug_exception_enter") ?: cut;
-		exit = kallsyms_lookup_name("debug_exception_exit");
-	}
-	ksym_trail_cut_ip = ftrace_location(cut);
-	ksym_trail_exit_ip = exit ? ftrace_location(exit) : 0;
 	return register_ftrace_function(&ksym_trail_ops);
 }
 
@@ -277,7 +267,7 @@ void ksym_branches_capture(struct ksym_capture *cap)
 	unsigned long *ft = scratch->from_to;
 	enum ksym_branch_src src = READ_ONCE(ksym_branch_active);
 	struct ksym_trail *trail;
-	unsigned long head, end, k;
+	unsigned long head, k;
 	unsigned int nr = 0;
 	int cnt, i;
 
@@ -291,19 +281,13 @@ void ksym_branches_capture(struct ksym_capture *cap)
 			nr++;
 		}
 	} else if (src == KSYM_BRANCH_SW) {
+		/*
+		 * Nothing writes this CPU's trail while its hit exception
+		 * runs: the last entry is the last call before the access.
+		 */
 		trail = this_cpu_ptr(&ksym_trail);
 		head = READ_ONCE(trail->head);
-		end = READ_ONCE(trail->cut);
-		if (end) {
-			/* This hit's path is after the cut: leave it out. */
-			WRITE_ONCE(trail->cut, 0);
-			head = min(head, end - 1);
-		}
 		k = head > want ? head - want : 0;
-		/* Older entries are overwritten by the hit's own path. */
-		end = READ_ONCE(trail->head);
-		if (end > KSYM_BRANCH_MAX && k < end - KSYM_BRANCH_MAX)
-			k = end - KSYM_BRANCH_MAX;
 		for (; k < head; k++) {
 			ft[2 * nr] = trail->from[k % KSYM_BRANCH_MAX];
 			ft[2 * nr + 1] = trail->to[k % KSYM_BRANCH_MAX];
