@@ -378,9 +378,12 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 {
 	struct ksym_watch *watch = bp->overflow_handler_context;
 	struct ksym_cpu_stats *stats = this_cpu_ptr(watch->stats);
-	u32 opts = ksym_tracer_want();
+	u32 opts;
 	unsigned long caller;
 
+	if (unlikely(watch->dyn) && ksym_dyn_stray(watch->dyn, bp, regs))
+		return;
+	opts = ksym_tracer_want();
 	/*
 	 * Recorded first, so that the value is read as soon after the access
 	 * as can be (the caller of a lock-code hit takes an unwind); the

@@ -393,6 +393,8 @@ unsigned long ksym_watch_hits(struct ksym_watch *watch, int cpu);
 /* trace_ksym_trigger.c: watches of objects found at run time */
 extern struct list_head ksym_dyns;
 void ksym_dyn_too_hot(struct ksym_dyn *dyn);
+bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
+		    struct pt_regs *regs);
 unsigned long ksym_dyn_object(const struct ksym_dyn *dyn, bool *live);
 struct ksym_watch *ksym_dyn_next_watch(struct ksym_watch *prev);
 void ksym_dyn_cpu_online(unsigned int cpu);

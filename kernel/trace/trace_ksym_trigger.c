@@ -52,6 +52,9 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <asm/sections.h>
+#ifdef CONFIG_X86_64
+#include <asm/debugreg.h>
+#endif
 
 #include "trace.h"
 #include "trace_stat.h"
@@ -104,6 +107,7 @@ struct ksym_trigger;
  * @retired:  each CPU's hits of earlier objects
  * @fired_ns: local_clock() when the trigger fired, for the window
  * @bad:      a CPU's breakpoint refused @want (the architecture's check)
+ * @stray_said: a stray hit was reported on the console
  * @parking:  the word the breakpoints watch while the slot is free;
  *            nothing touches it
  */
@@ -120,6 +124,7 @@ struct ksym_dyn {
 	unsigned long __percpu	*retired;
 	u64			fired_ns;
 	bool			bad;
+	bool			stray_said;
 	unsigned long		parking;
 };
 
@@ -144,6 +149,7 @@ struct ksym_dyn {
  * @refused:   firings whose address is no kernel RAM, or misaligned
  * @unwatched: watches ended by ksym_unwatch
  * @too_hot:   watches ended by the hit-rate guard
+ * @stray:     hits of a slot's breakpoint while it was parked
  * @window_last: ns from the last firing to its watch live everywhere
  * @window_max:  the longest such window
  * @reg_work:  registers the slots' breakpoints
@@ -168,6 +174,7 @@ struct ksym_trigger {
 	atomic_long_t		refused;
 	atomic_long_t		unwatched;
 	atomic_long_t		too_hot;
+	atomic_long_t		stray;
 	u64			window_last;
 	u64			window_max;
 	struct work_struct	reg_work;
@@ -482,6 +489,58 @@ void ksym_dyn_too_hot(struct ksym_dyn *dyn)
 {
 	if (ksym_dyn_end(dyn, 0))
 		atomic_long_inc(&dyn->trig->too_hot);
+}
+
+/* What the CPU's data watchpoints hold, for a stray hit's report. */
+static void ksym_dyn_show_hw(void)
+{
+#if defined(CONFIG_X86_64)
+	unsigned long dr0, dr1, dr2, dr3;
+
+	get_debugreg(dr0, 0);
+	get_debugreg(dr1, 1);
+	get_debugreg(dr2, 2);
+	get_debugreg(dr3, 3);
+	/* #DB clears DR7 while it runs: the value the kernel set. */
+	pr_warn("  DR0-3 %lx %lx %lx %lx, DR7 %lx\n", dr0, dr1, dr2, dr3,
+		this_cpu_read(cpu_dr7));
+#elif defined(CONFIG_ARM64)
+	pr_warn("  DBGWVR0-3 %llx %llx %llx %llx, DBGWCR0-3 %llx %llx %llx %llx\n",
+		read_sysreg(dbgwvr0_el1), read_sysreg(dbgwvr1_el1),
+		read_sysreg(dbgwvr2_el1), read_sysreg(dbgwvr3_el1),
+		read_sysreg(dbgwcr0_el1), read_sysreg(dbgwcr1_el1),
+		read_sysreg(dbgwcr2_el1), read_sysreg(dbgwcr3_el1));
+#endif
+}
+
+/**
+ * ksym_dyn_stray - from the hit path: is this a hit of a parked breakpoint?
+ * @dyn:  the slot
+ * @bp:   its breakpoint that hit, on this CPU
+ * @regs: the registers of the access
+ *
+ * NMI-safe. Nothing touches the parking word, so a breakpoint parked on
+ * it cannot hit: such a hit is the hardware still watching an address the
+ * breakpoint has left, and is no object's. It is counted apart (the
+ * Stray column of trace_stat/ksym_triggers) and, the first time for the
+ * slot, reported on the console with what the hardware holds.
+ *
+ * Return: true if the hit is stray and must not be counted or recorded.
+ */
+bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
+		    struct pt_regs *regs)
+{
+	if (likely(bp->attr.bp_addr != (unsigned long)&dyn->parking))
+		return false;
+	atomic_long_inc(&dyn->trig->stray);
+	if (!READ_ONCE(dyn->stray_said) && !xchg(&dyn->stray_said, true)) {
+		pr_warn("%s: %s: stray hit at %pS on CPU %d: the breakpoint is parked on %p (state %d)\n",
+			dyn->trig->event, dyn->trig->canon,
+			(void *)instruction_pointer(regs), smp_processor_id(),
+			&dyn->parking, ksym_ctl_state(ksym_dyn_ctl(dyn)));
+		ksym_dyn_show_hw();
+	}
+	return true;
 }
 
 /**
@@ -1315,6 +1374,7 @@ struct ksym_trigger_row {
 	char		what[KSYM_ENTRY_MAX];
 	int		slots, nr_slots;
 	unsigned long	armed, missed, refused, unwatched, too_hot, hits;
+	unsigned long	stray;
 	int		live;
 	u64		window_last, window_max;
 };
@@ -1335,6 +1395,7 @@ static void ksym_trigger_row_fill(struct ksym_trigger_row *row,
 	row->refused = atomic_long_read(&trig->refused);
 	row->unwatched = atomic_long_read(&trig->unwatched);
 	row->too_hot = atomic_long_read(&trig->too_hot);
+	row->stray = atomic_long_read(&trig->stray);
 	row->window_last = READ_ONCE(trig->window_last);
 	row->window_max = READ_ONCE(trig->window_max);
 	for (i = 0; i < trig->nr_slots; i++) {
@@ -1379,7 +1440,7 @@ static void ksym_trigger_stat_release(void *stat)
 
 static int ksym_trigger_stat_headers(struct seq_file *m)
 {
-	seq_puts(m, "# Event  Trigger  Slots  Armed  Missed  Refused  Unwatched  TooHot  Live  Hits  Window(last/max ns)\n");
+	seq_puts(m, "# Event  Trigger  Slots  Armed  Missed  Refused  Unwatched  TooHot  Live  Hits  Window(last/max ns)  Stray\n");
 	return 0;
 }
 
@@ -1387,11 +1448,11 @@ static int ksym_trigger_stat_show(struct seq_file *m, void *v)
 {
 	struct ksym_trigger_row *row = v;
 
-	seq_printf(m, "%s  %s  %d/%d  %lu  %lu  %lu  %lu  %lu  %d  %lu  %llu/%llu\n",
+	seq_printf(m, "%s  %s  %d/%d  %lu  %lu  %lu  %lu  %lu  %d  %lu  %llu/%llu  %lu\n",
 		   row->event, row->what, row->slots, row->nr_slots,
 		   row->armed, row->missed, row->refused, row->unwatched,
 		   row->too_hot, row->live, row->hits, row->window_last,
-		   row->window_max);
+		   row->window_max, row->stray);
 	return 0;
 }
 
