@@ -108,8 +108,8 @@ struct ksym_trigger;
  * @fired_ns: local_clock() when the trigger fired, for the window
  * @bad:      a CPU's breakpoint refused @want (the architecture's check)
  * @stray_said: a stray hit was reported on the console
- * @parking:  the word the breakpoints watch while the slot is free;
- *            nothing touches it
+ * @parking:  the address of the word the breakpoints watch while the
+ *            slot is free, in ksym_dyn_parking
  */
 struct ksym_dyn {
 	struct ksym_watch	watch;
@@ -183,6 +183,18 @@ struct ksym_trigger {
 
 /* Every slot with breakpoints, for the irq_work and the profiles. */
 LIST_HEAD(ksym_dyns);
+
+/*
+ * The words free slots' breakpoints watch: a page of their own, which
+ * nothing stores to. Not a word of the slot's own (kmalloc memory, the
+ * first version): QEMU's TCG (7.2, Debian 12) takes an unaligned store to
+ * a page as reaching back to the page's start, so it reported one above a
+ * watched word of the same page as a hit on it, and the stat files' rows
+ * (unaligned string stores) were allocated there.
+ */
+static unsigned long ksym_dyn_parking[PAGE_SIZE / sizeof(unsigned long)]
+	__page_aligned_bss;
+static atomic_t ksym_dyn_parked = ATOMIC_INIT(0);
 
 /* The triggers, for trace_stat/ksym_triggers; a leaf lock. */
 static DEFINE_MUTEX(ksym_trigger_mutex);
@@ -271,7 +283,7 @@ static bool ksym_dyn_end(struct ksym_dyn *d, unsigned long obj)
 		if (obj && READ_ONCE(d->obj) != obj)
 			return false;
 	} while (!ksym_dyn_take(d, c));
-	ksym_dyn_publish(d, ksym_ctl_gen(c), (unsigned long)&d->parking,
+	ksym_dyn_publish(d, ksym_ctl_gen(c), d->parking,
 			 KSYM_DYN_ENDING);
 	return true;
 }
@@ -312,7 +324,7 @@ static void ksym_dyn_settle(struct ksym_dyn *d, unsigned long c)
 			return;
 		atomic_long_dec(&trig->armed);
 		atomic_long_inc(&trig->refused);
-		ksym_dyn_publish(d, gen, (unsigned long)&d->parking,
+		ksym_dyn_publish(d, gen, d->parking,
 				 KSYM_DYN_ENDING);
 		return;
 	}
@@ -530,15 +542,20 @@ static void ksym_dyn_show_hw(void)
 bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 		    struct pt_regs *regs)
 {
-	if (likely(bp->attr.bp_addr != (unsigned long)&dyn->parking))
+	if (likely(bp->attr.bp_addr != dyn->parking))
 		return false;
 	atomic_long_inc(&dyn->trig->stray);
 	if (!READ_ONCE(dyn->stray_said) && !xchg(&dyn->stray_said, true)) {
 		pr_warn("%s: %s: stray hit at %pS on CPU %d: the breakpoint is parked on %p (state %d)\n",
 			dyn->trig->event, dyn->trig->canon,
 			(void *)instruction_pointer(regs), smp_processor_id(),
-			&dyn->parking, ksym_ctl_state(ksym_dyn_ctl(dyn)));
+			(void *)dyn->parking, ksym_ctl_state(ksym_dyn_ctl(dyn)));
 		ksym_dyn_show_hw();
+#ifdef CONFIG_ARM64
+		/* The address the CPU reported (FAR_EL1). */
+		pr_warn("  reported address %lx\n", counter_arch_bp(bp)->trigger);
+#endif
+		dump_stack();
 	}
 	return true;
 }
@@ -690,6 +707,7 @@ static struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig,
 {
 	struct ksym_dyn *d = kzalloc(sizeof(*d), GFP_KERNEL);
 	struct ksym_spec *spec;
+	unsigned int park;
 
 	if (!d)
 		return NULL;
@@ -705,7 +723,10 @@ static struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig,
 	}
 	d->trig = trig;
 	d->watch.dyn = d;
-	d->want = (unsigned long)&d->parking;
+	park = (unsigned int)atomic_inc_return(&ksym_dyn_parked) %
+	       ARRAY_SIZE(ksym_dyn_parking);
+	d->parking = (unsigned long)&ksym_dyn_parking[park];
+	d->want = d->parking;
 	spec = &d->watch.spec;
 	spec->addr = d->want;
 	spec->len = trig->len;
