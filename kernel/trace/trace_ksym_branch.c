@@ -85,8 +85,16 @@ static struct perf_event * __percpu *ksym_lbr_events;
  * Branch snippets: a hardware branch recorder, or the software trail.
  */
 
+/*
+ * A PMU that snapshots its branch stack set the static call. Without
+ * HAVE_STATIC_CALL (arm64) __static_call_return0 is a static inline, each
+ * file its own copy, so the comparison would always say yes; and no PMU
+ * there sets it in 6.12.
+ */
 static bool ksym_lbr_available(void)
 {
+	if (!IS_ENABLED(CONFIG_HAVE_STATIC_CALL))
+		return false;
 	return static_call_query(perf_snapshot_branch_stack) !=
 	       (void *)__static_call_return0;
 }
