@@ -395,6 +395,8 @@ extern struct list_head ksym_dyns;
 void ksym_dyn_too_hot(struct ksym_dyn *dyn);
 bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 		    struct pt_regs *regs);
+int ksym_dyn_test_stray(unsigned int type, bool parked, int hits,
+			long *stray, bool *said);
 unsigned long ksym_dyn_object(const struct ksym_dyn *dyn, bool *live);
 struct ksym_watch *ksym_dyn_next_watch(struct ksym_watch *prev);
 void ksym_dyn_cpu_online(unsigned int cpu);

@@ -247,7 +247,32 @@ static void ksym_test_round_trip(struct kunit *test)
 	}
 }
 
+/*
+ * A trigger slot's breakpoint parked on its page cannot hit: a hit there
+ * is stray, not the object's, and the first of a write-only slot is
+ * reported (once); a hit on the object is the object's.
+ */
+static void ksym_test_stray(struct kunit *test)
+{
+	bool said;
+	long stray;
+
+	KUNIT_EXPECT_EQ(test, ksym_dyn_test_stray(HW_BREAKPOINT_W, false, 3, &stray, &said), 0);
+	KUNIT_EXPECT_EQ(test, stray, 0);
+	KUNIT_EXPECT_FALSE(test, said);
+
+	KUNIT_EXPECT_EQ(test, ksym_dyn_test_stray(HW_BREAKPOINT_W, true, 3, &stray, &said), 3);
+	KUNIT_EXPECT_EQ(test, stray, 3);
+	KUNIT_EXPECT_TRUE(test, said);
+
+	/* A read-write slot's parking page is read by scanners: not said. */
+	KUNIT_EXPECT_EQ(test, ksym_dyn_test_stray(HW_BREAKPOINT_RW, true, 2, &stray, &said), 2);
+	KUNIT_EXPECT_EQ(test, stray, 2);
+	KUNIT_EXPECT_FALSE(test, said);
+}
+
 static struct kunit_case ksym_parser_cases[] = {
+	KUNIT_CASE(ksym_test_stray),
 	KUNIT_CASE(ksym_test_explicit_len),
 	KUNIT_CASE(ksym_test_default_len),
 	KUNIT_CASE(ksym_test_struct_default),

@@ -13,10 +13,11 @@
  *
  * A trigger may fire in any context (NMI, hardirq, locks held), so it
  * never registers a breakpoint: it takes a slot, a wide breakpoint that
- * was registered when the trigger was created and parked on a word of its
- * own, and retargets it. The slot is claimed with a cmpxchg, its new
- * address published with a generation number, and an irq_work on this CPU
- * queues one on every other online CPU; each moves its own breakpoint with
+ * was registered when the trigger was created and parked on a word of a
+ * page nothing stores to (ksym_dyn_parking), and retargets it. The slot
+ * is claimed with a cmpxchg, its new address published with a generation
+ * number, and an irq_work on this CPU queues one on every other online
+ * CPU; each moves its own breakpoint with
  * modify_wide_hw_breakpoint_local(), interrupts off. The CPU that moves
  * the last one makes the watch live and measures the window from the
  * trigger. No free slot: the trigger counts a miss and goes on.
@@ -51,6 +52,8 @@
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <kunit/visibility.h>
 #include <asm/sections.h>
 #ifdef CONFIG_X86_64
 #include <asm/debugreg.h>
@@ -503,8 +506,33 @@ void ksym_dyn_too_hot(struct ksym_dyn *dyn)
 		atomic_long_inc(&dyn->trig->too_hot);
 }
 
+#ifdef CONFIG_ARM64
+/* Watchpoint @n's value and control registers; @n < 4. */
+static void ksym_dyn_read_wp(int n, u64 *wvr, u64 *wcr)
+{
+	switch (n) {
+	case 0:
+		AARCH64_DBG_READ(0, wvr, *wvr);
+		AARCH64_DBG_READ(0, wcr, *wcr);
+		break;
+	case 1:
+		AARCH64_DBG_READ(1, wvr, *wvr);
+		AARCH64_DBG_READ(1, wcr, *wcr);
+		break;
+	case 2:
+		AARCH64_DBG_READ(2, wvr, *wvr);
+		AARCH64_DBG_READ(2, wcr, *wcr);
+		break;
+	default:
+		AARCH64_DBG_READ(3, wvr, *wvr);
+		AARCH64_DBG_READ(3, wcr, *wcr);
+		break;
+	}
+}
+#endif
+
 /* What the CPU's data watchpoints hold, for a stray hit's report. */
-static void ksym_dyn_show_hw(void)
+static void ksym_dyn_show_hw(struct perf_event *bp)
 {
 #if defined(CONFIG_X86_64)
 	unsigned long dr0, dr1, dr2, dr3;
@@ -517,11 +545,16 @@ static void ksym_dyn_show_hw(void)
 	pr_warn("  DR0-3 %lx %lx %lx %lx, DR7 %lx\n", dr0, dr1, dr2, dr3,
 		this_cpu_read(cpu_dr7));
 #elif defined(CONFIG_ARM64)
-	pr_warn("  DBGWVR0-3 %llx %llx %llx %llx, DBGWCR0-3 %llx %llx %llx %llx\n",
-		read_sysreg(dbgwvr0_el1), read_sysreg(dbgwvr1_el1),
-		read_sysreg(dbgwvr2_el1), read_sysreg(dbgwvr3_el1),
-		read_sysreg(dbgwcr0_el1), read_sysreg(dbgwcr1_el1),
-		read_sysreg(dbgwcr2_el1), read_sysreg(dbgwcr3_el1));
+	/* Only those implemented may be read; the first four are shown. */
+	int n, nr = min(hw_breakpoint_slots(TYPE_DATA), 4);
+	u64 wvr, wcr;
+
+	for (n = 0; n < nr; n++) {
+		ksym_dyn_read_wp(n, &wvr, &wcr);
+		pr_warn("  DBGWVR%d %llx DBGWCR%d %llx\n", n, wvr, n, wcr);
+	}
+	/* The address the CPU reported (FAR_EL1). */
+	pr_warn("  reported address %llx\n", counter_arch_bp(bp)->trigger);
 #endif
 }
 
@@ -531,34 +564,88 @@ static void ksym_dyn_show_hw(void)
  * @bp:   its breakpoint that hit, on this CPU
  * @regs: the registers of the access
  *
- * NMI-safe. Nothing touches the parking word, so a breakpoint parked on
- * it cannot hit: such a hit is the hardware still watching an address the
- * breakpoint has left, and is no object's. It is counted apart (the
- * Stray column of trace_stat/ksym_triggers) and, the first time for the
- * slot, reported on the console with what the hardware holds.
+ * From the debug exception. A parked breakpoint watches a word of
+ * ksym_dyn_parking, which nothing stores to: its hit is no object's. It
+ * is counted apart (the Stray column of trace_stat/ksym_triggers); the
+ * first of a write-only slot is reported on the console with what the
+ * hardware holds and the accessing context's callchain, as no write
+ * should have hit (a read may: kmemleak scans .bss). The report is
+ * deferred: the exception may have come with the console's locks held
+ * (arm64's is not in_nmi()).
  *
  * Return: true if the hit is stray and must not be counted or recorded.
  */
 bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 		    struct pt_regs *regs)
 {
+	unsigned long ips[16];
+	unsigned int nr;
+
 	if (likely(bp->attr.bp_addr != dyn->parking))
 		return false;
 	atomic_long_inc(&dyn->trig->stray);
-	if (!READ_ONCE(dyn->stray_said) && !xchg(&dyn->stray_said, true)) {
-		pr_warn("%s: %s: stray hit at %pS on CPU %d: the breakpoint is parked on %p (state %d)\n",
-			dyn->trig->event, dyn->trig->canon,
-			(void *)instruction_pointer(regs), smp_processor_id(),
-			(void *)dyn->parking, ksym_ctl_state(ksym_dyn_ctl(dyn)));
-		ksym_dyn_show_hw();
-#ifdef CONFIG_ARM64
-		/* The address the CPU reported (FAR_EL1). */
-		pr_warn("  reported address %lx\n", counter_arch_bp(bp)->trigger);
-#endif
-		dump_stack();
-	}
+	if (bp->attr.bp_type != HW_BREAKPOINT_W ||
+	    READ_ONCE(dyn->stray_said) || xchg(&dyn->stray_said, true))
+		return true;
+	nr = stack_trace_save_regs(regs, ips, ARRAY_SIZE(ips), 0);
+	printk_deferred_enter();
+	pr_warn("%s: %s: stray hit at %pS on CPU %d: the breakpoint is parked on %p (state %d)\n",
+		dyn->trig->event, dyn->trig->canon,
+		(void *)instruction_pointer(regs), smp_processor_id(),
+		(void *)dyn->parking, ksym_ctl_state(ksym_dyn_ctl(dyn)));
+	ksym_dyn_show_hw(bp);
+	stack_trace_print(ips, nr, 2);
+	printk_deferred_exit();
 	return true;
 }
+
+#if IS_ENABLED(CONFIG_KSYM_TRACER_KUNIT_TEST)
+/**
+ * ksym_dyn_test_stray - for KUnit: hits of a slot's breakpoint, parked or not
+ * @type:   the slot's access, HW_BREAKPOINT_W or HW_BREAKPOINT_RW
+ * @parked: the breakpoint on the slot's parking word (else on its object)
+ * @hits:   how many hits
+ * @stray:  the trigger's stray count after them
+ * @said:   whether the slot reported one on the console
+ *
+ * A slot, trigger and breakpoint of its own, never registered; the hits
+ * come with this function's registers.
+ *
+ * Return: how many of the hits ksym_dyn_stray() took as stray, or -ENOMEM.
+ */
+int ksym_dyn_test_stray(unsigned int type, bool parked, int hits,
+			long *stray, bool *said)
+{
+	struct ksym_trigger *trig = kzalloc(sizeof(*trig), GFP_KERNEL);
+	struct ksym_dyn *d = kzalloc(sizeof(*d), GFP_KERNEL);
+	struct perf_event *bp = kzalloc(sizeof(*bp), GFP_KERNEL);
+	struct pt_regs regs;
+	int i, ret = -ENOMEM;
+
+	if (!trig || !d || !bp)
+		goto out;
+	strscpy(trig->event, "ksym_test:stray", sizeof(trig->event));
+	trig->canon = "obj.count/8:-w-";
+	d->trig = trig;
+	d->parking = (unsigned long)&ksym_dyn_parking[0];
+	bp->attr.bp_type = type;
+	bp->attr.bp_addr = parked ? d->parking : (unsigned long)&d->obj;
+	perf_fetch_caller_regs(&regs);
+	ret = 0;
+	preempt_disable();
+	for (i = 0; i < hits; i++)
+		ret += ksym_dyn_stray(d, bp, &regs);
+	preempt_enable();
+	*stray = atomic_long_read(&trig->stray);
+	*said = d->stray_said;
+out:
+	kfree(bp);
+	kfree(d);
+	kfree(trig);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_stray);
+#endif
 
 /**
  * ksym_dyn_object - the object a slot watches or watched last
