@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) "ksym: " fmt
 
 #include <linux/cpu.h>
+#include <linux/cpufeature.h>
 #include <linux/cpuhotplug.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
@@ -17,9 +18,6 @@
 #include <kunit/visibility.h>
 
 #include "trace.h"
-#ifdef CONFIG_ARM64
-#include <asm/cpufeature.h>
-#endif
 #include "trace_ksym.h"
 
 /* The watch set and everything that changes it: see trace_ksym.h. */
