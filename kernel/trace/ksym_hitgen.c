@@ -33,6 +33,14 @@
  *						online CPU's ksym_hitgen_pcpu.count,
  *						from this CPU (what a per-CPU
  *						watch cannot see)
+ *	/sys/kernel/debug/ksym_hitgen/write_irq	N: ksym_hitgen_write_irq()
+ *						stores 1..N into ksym_hitgen_var,
+ *						each store just after an
+ *						interrupt (an irq_work making
+ *						KSYM_HITGEN_IRQ_CALLS calls of
+ *						ksym_hitgen_irq_noise()) that came
+ *						after its last call,
+ *						ksym_hitgen_irq_mark()
  *	/sys/kernel/debug/ksym_hitgen/object	N: kmallocs object_count
  *						struct ksym_hitgen_obj, each
  *						announced by the event
@@ -72,6 +80,7 @@
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
+#include <linux/irq_work.h>
 
 #include "trace_ksym.h"
 
@@ -230,6 +239,49 @@ static noinline void ksym_hitgen_pcpu_remote(unsigned long n)
 	for (i = 1; i <= n; i++)
 		WRITE_ONCE(per_cpu(ksym_hitgen_pcpu, cpu).count, i);
 	cpus_read_unlock();
+}
+
+/*
+ * An interrupt between an accessor's last call and its store: a branch
+ * snippet of the store should show the accessor's calls, not the
+ * interrupt's. The irq_work runs in hardirq context (also on PREEMPT_RT).
+ */
+#define KSYM_HITGEN_IRQ_CALLS	64
+
+static noinline void ksym_hitgen_irq_noise(void)
+{
+	barrier();
+}
+
+static void ksym_hitgen_irq_fn(struct irq_work *work)
+{
+	int i;
+
+	for (i = 0; i < KSYM_HITGEN_IRQ_CALLS; i++)
+		ksym_hitgen_irq_noise();
+}
+
+static struct irq_work ksym_hitgen_irq_work =
+	IRQ_WORK_INIT_HARD(ksym_hitgen_irq_fn);
+
+static noinline void ksym_hitgen_irq_mark(void)
+{
+	barrier();
+}
+
+static noinline void ksym_hitgen_write_irq(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++) {
+		local_irq_disable();
+		irq_work_queue(&ksym_hitgen_irq_work);
+		ksym_hitgen_irq_mark();
+		/* The self-IPI comes in here (or at the next tick). */
+		local_irq_enable();
+		irq_work_sync(&ksym_hitgen_irq_work);
+		WRITE_ONCE(ksym_hitgen_var, i);
+	}
 }
 
 /* Many distinct accessors, to overflow the per-CPU caller slots. */
@@ -498,6 +550,7 @@ static int __init ksym_hitgen_init(void)
 		{ "rec_name",	ksym_hitgen_rec_name },
 		{ "pcpu_write",	ksym_hitgen_pcpu_write },
 		{ "pcpu_remote", ksym_hitgen_pcpu_remote },
+		{ "write_irq",	ksym_hitgen_write_irq },
 	};
 	int i;
 
