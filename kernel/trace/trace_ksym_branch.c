@@ -36,15 +36,48 @@ static DEFINE_PER_CPU(struct ksym_branch_scratch, ksym_branch_scratch);
 
 /*
  * Software branch trail: the last function entries (call site -> callee)
- * on each CPU, kept by an ftrace_ops callback while branch snippets are on.
+ * on each CPU, kept by an ftrace_ops callback while branch snippets are
+ * on; one trail for each context a CPU runs code in (task, softirq,
+ * hardirq). A hit's snippet comes from the trail of the context the access
+ * was made in: an interrupt that came between the accessor's last call
+ * and its access is not how the accessor got there. Under QEMU's TCG a
+ * tick or a softirq often did, and filled the snippet with its own calls.
  */
+enum ksym_trail_context {
+	KSYM_TRAIL_TASK,
+	KSYM_TRAIL_SOFTIRQ,
+	KSYM_TRAIL_HARDIRQ,
+	KSYM_TRAIL_CONTEXTS,
+};
+
 struct ksym_trail {
 	unsigned long		head;
 	unsigned long		from[KSYM_BRANCH_MAX];
 	unsigned long		to[KSYM_BRANCH_MAX];
 };
 
-static DEFINE_PER_CPU(struct ksym_trail, ksym_trail);
+struct ksym_trails {
+	struct ksym_trail	ctx[KSYM_TRAIL_CONTEXTS];
+};
+
+static DEFINE_PER_CPU(struct ksym_trails, ksym_trails);
+
+/*
+ * The trail a preempt count's context writes. A context's own calls come
+ * one after another: another context on the CPU only interrupts it, and
+ * softirqs and hardirqs do not nest in themselves. The few calls an
+ * interrupt makes before its entry raises the count (irq_enter_rcu()) go
+ * into the interrupted context's trail.
+ */
+static __always_inline enum ksym_trail_context
+ksym_trail_context(unsigned long pc)
+{
+	if (pc & (NMI_MASK | HARDIRQ_MASK))
+		return KSYM_TRAIL_HARDIRQ;
+	if (pc & SOFTIRQ_OFFSET)
+		return KSYM_TRAIL_SOFTIRQ;
+	return KSYM_TRAIL_TASK;
+}
 
 /*
  * The trail leaves out the exception a hit is reported in, so that a
@@ -160,10 +193,13 @@ static void ksym_trail_func(unsigned long ip, unsigned long parent_ip,
 
 	if (ksym_trail_in_hit_exception())
 		return;
-	trail = this_cpu_ptr(&ksym_trail);
-	i = this_cpu_inc_return(ksym_trail.head) - 1;
+	trail = &this_cpu_ptr(&ksym_trails)->ctx[ksym_trail_context(preempt_count())];
+	i = READ_ONCE(trail->head);
 	trail->from[i % KSYM_BRANCH_MAX] = parent_ip;
 	trail->to[i % KSYM_BRANCH_MAX] = ip;
+	/* A hit reads up to head: the entry is there first. */
+	barrier();
+	WRITE_ONCE(trail->head, i + 1);
 }
 
 static struct ftrace_ops ksym_trail_ops = {
@@ -261,6 +297,20 @@ void ksym_branches_unreg(void)
 	ksym_event_unreg();
 }
 
+/*
+ * The preempt count of the context a hit's access was made in, from the
+ * hit handler: x86 runs it as an NMI (nmi_enter() added NMI_OFFSET and
+ * HARDIRQ_OFFSET), arm64 as a debug exception that leaves the count alone.
+ */
+static unsigned long ksym_hit_preempt_count(void)
+{
+	unsigned long pc = preempt_count();
+
+	if (IS_ENABLED(CONFIG_X86) && (pc & NMI_MASK))
+		pc -= NMI_OFFSET + HARDIRQ_OFFSET;
+	return pc;
+}
+
 /**
  * ksym_branches_capture - the last branches before a hit, oldest first
  * @cap: where the snippet goes (cap->from_to, nr_branches, source)
@@ -275,7 +325,7 @@ void ksym_branches_capture(struct ksym_capture *cap)
 	unsigned long *ft = scratch->from_to;
 	enum ksym_branch_src src = READ_ONCE(ksym_branch_active);
 	struct ksym_trail *trail;
-	unsigned long head, k;
+	unsigned long head, k, pc;
 	unsigned int nr = 0;
 	int cnt, i;
 
@@ -290,11 +340,14 @@ void ksym_branches_capture(struct ksym_capture *cap)
 		}
 	} else if (src == KSYM_BRANCH_SW) {
 		/*
-		 * Nothing writes this CPU's trail while its hit exception
-		 * runs: the last entry is the last call before the access.
+		 * Nothing writes this CPU's trails while its hit exception
+		 * runs: the last entry of the accessing context's trail is
+		 * its last call before the access. An access in an NMI gets
+		 * no entries (calls in NMIs are not recorded).
 		 */
-		trail = this_cpu_ptr(&ksym_trail);
-		head = READ_ONCE(trail->head);
+		pc = ksym_hit_preempt_count();
+		trail = &this_cpu_ptr(&ksym_trails)->ctx[ksym_trail_context(pc)];
+		head = pc & NMI_MASK ? 0 : READ_ONCE(trail->head);
 		k = head > want ? head - want : 0;
 		for (; k < head; k++) {
 			ft[2 * nr] = trail->from[k % KSYM_BRANCH_MAX];
