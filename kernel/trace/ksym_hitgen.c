@@ -41,6 +41,13 @@
  *						ksym_hitgen_irq_noise()) that came
  *						after its last call,
  *						ksym_hitgen_irq_mark()
+ *	/sys/kernel/debug/ksym_hitgen/write_hardirq	N: stores 1..N into
+ *						ksym_hitgen_var from
+ *						ksym_hitgen_ctx_store(), called
+ *						by an irq_work (hardirq context)
+ *	/sys/kernel/debug/ksym_hitgen/write_softirq	N: the same called by a
+ *						timer (softirq context; one tick
+ *						a store)
  *	/sys/kernel/debug/ksym_hitgen/object	N: kmallocs object_count
  *						struct ksym_hitgen_obj, each
  *						announced by the event
@@ -81,6 +88,9 @@
 #include <linux/cpumask.h>
 #include <linux/slab.h>
 #include <linux/irq_work.h>
+#include <linux/timer.h>
+#include <linux/completion.h>
+#include <linux/sched/signal.h>
 
 #include "trace_ksym.h"
 
@@ -273,7 +283,8 @@ static noinline void ksym_hitgen_write_irq(unsigned long n)
 {
 	unsigned long i;
 
-	for (i = 1; i <= n; i++) {
+	for (i = 1; i <= n && !fatal_signal_pending(current); i++) {
+		cond_resched();
 		local_irq_disable();
 		irq_work_queue(&ksym_hitgen_irq_work);
 		ksym_hitgen_irq_mark();
@@ -282,6 +293,68 @@ static noinline void ksym_hitgen_write_irq(unsigned long n)
 		irq_work_sync(&ksym_hitgen_irq_work);
 		WRITE_ONCE(ksym_hitgen_var, i);
 	}
+}
+
+/*
+ * Stores made in an interrupt or a softirq: their snippets come from
+ * that context's calls, not from the task's that asked for them.
+ */
+struct ksym_hitgen_ctx {
+	struct irq_work		work;
+	struct timer_list	timer;
+	struct completion	done;
+	unsigned long		val;
+};
+
+static noinline void ksym_hitgen_ctx_store(unsigned long val)
+{
+	WRITE_ONCE(ksym_hitgen_var, val);
+}
+
+static void ksym_hitgen_hardirq_fn(struct irq_work *work)
+{
+	struct ksym_hitgen_ctx *ctx = container_of(work, struct ksym_hitgen_ctx,
+						   work);
+
+	ksym_hitgen_ctx_store(ctx->val);
+}
+
+static noinline void ksym_hitgen_write_hardirq(unsigned long n)
+{
+	struct ksym_hitgen_ctx ctx = {
+		.work = IRQ_WORK_INIT_HARD(ksym_hitgen_hardirq_fn),
+	};
+
+	for (ctx.val = 1; ctx.val <= n && !fatal_signal_pending(current);
+	     ctx.val++) {
+		cond_resched();
+		irq_work_queue(&ctx.work);
+		irq_work_sync(&ctx.work);
+	}
+}
+
+static void ksym_hitgen_softirq_fn(struct timer_list *timer)
+{
+	struct ksym_hitgen_ctx *ctx = from_timer(ctx, timer, timer);
+
+	ksym_hitgen_ctx_store(ctx->val);
+	complete(&ctx->done);
+}
+
+static noinline void ksym_hitgen_write_softirq(unsigned long n)
+{
+	struct ksym_hitgen_ctx ctx;
+
+	timer_setup_on_stack(&ctx.timer, ksym_hitgen_softirq_fn, 0);
+	for (ctx.val = 1; ctx.val <= n && !fatal_signal_pending(current);
+	     ctx.val++) {
+		init_completion(&ctx.done);
+		mod_timer(&ctx.timer, jiffies);
+		wait_for_completion(&ctx.done);
+	}
+	/* The callback may still be returning from complete(). */
+	timer_delete_sync(&ctx.timer);
+	destroy_timer_on_stack(&ctx.timer);
 }
 
 /* Many distinct accessors, to overflow the per-CPU caller slots. */
@@ -551,6 +624,8 @@ static int __init ksym_hitgen_init(void)
 		{ "pcpu_write",	ksym_hitgen_pcpu_write },
 		{ "pcpu_remote", ksym_hitgen_pcpu_remote },
 		{ "write_irq",	ksym_hitgen_write_irq },
+		{ "write_hardirq", ksym_hitgen_write_hardirq },
+		{ "write_softirq", ksym_hitgen_write_softirq },
 	};
 	int i;
 

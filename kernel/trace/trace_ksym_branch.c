@@ -52,6 +52,7 @@ enum ksym_trail_context {
 
 struct ksym_trail {
 	unsigned long		head;
+	unsigned long		writing;
 	unsigned long		from[KSYM_BRANCH_MAX];
 	unsigned long		to[KSYM_BRANCH_MAX];
 };
@@ -65,9 +66,15 @@ static DEFINE_PER_CPU(struct ksym_trails, ksym_trails);
 /*
  * The trail a preempt count's context writes. A context's own calls come
  * one after another: another context on the CPU only interrupts it, and
- * softirqs and hardirqs do not nest in themselves. The few calls an
- * interrupt makes before its entry raises the count (irq_enter_rcu()) go
- * into the interrupted context's trail.
+ * softirqs and hardirqs do not nest in themselves. The calls an interrupt
+ * makes before its entry raises the count (irq_enter_rcu()) and after its
+ * exit dropped it (before a softirq starts, tick_nohz_irq_exit()) go into
+ * the interrupted context's trail; ftrace lets one such call through while
+ * the interrupted context is in ksym_trail_func() (its recursion guard's
+ * transition bit), and that one is dropped (->writing). Where softirqs and
+ * interrupt handlers run in threads (PREEMPT_RT, threadirqs), their calls
+ * are task context's. The task trail is the CPU's, not a task's: a task
+ * switched in between a call and an access puts its calls in between.
  */
 static __always_inline enum ksym_trail_context
 ksym_trail_context(unsigned long pc)
@@ -194,12 +201,18 @@ static void ksym_trail_func(unsigned long ip, unsigned long parent_ip,
 	if (ksym_trail_in_hit_exception())
 		return;
 	trail = &this_cpu_ptr(&ksym_trails)->ctx[ksym_trail_context(preempt_count())];
+	if (READ_ONCE(trail->writing))
+		return;
+	WRITE_ONCE(trail->writing, 1);
+	barrier();
 	i = READ_ONCE(trail->head);
 	trail->from[i % KSYM_BRANCH_MAX] = parent_ip;
 	trail->to[i % KSYM_BRANCH_MAX] = ip;
 	/* A hit reads up to head: the entry is there first. */
 	barrier();
 	WRITE_ONCE(trail->head, i + 1);
+	barrier();
+	WRITE_ONCE(trail->writing, 0);
 }
 
 static struct ftrace_ops ksym_trail_ops = {
