@@ -53,6 +53,7 @@ enum ksym_trail_context {
 struct ksym_trail {
 	unsigned long		head;
 	unsigned long		writing;
+	unsigned long		base;		/* head when the trail started */
 	unsigned long		from[KSYM_BRANCH_MAX];
 	unsigned long		to[KSYM_BRANCH_MAX];
 };
@@ -222,6 +223,21 @@ static struct ftrace_ops ksym_trail_ops = {
 
 static int ksym_trail_start(void)
 {
+	struct ksym_trail *trail;
+	int cpu, c;
+
+	/*
+	 * A snippet holds calls made since the trail started, none from an
+	 * earlier time it ran. Only this writes base, under
+	 * ksym_branch_mutex; hits read it once ksym_branch_active says
+	 * software (release, acquire).
+	 */
+	for_each_possible_cpu(cpu) {
+		for (c = 0; c < KSYM_TRAIL_CONTEXTS; c++) {
+			trail = &per_cpu_ptr(&ksym_trails, cpu)->ctx[c];
+			trail->base = READ_ONCE(trail->head);
+		}
+	}
 	return register_ftrace_function(&ksym_trail_ops);
 }
 
@@ -255,9 +271,11 @@ static int ksym_branches_start(void)
 	if (ksym_branch_mode == KSYM_BRANCH_HARDWARE)
 		return ret;
 	ret = ksym_trail_start();
-	if (!ret)
-		ksym_branch_active = KSYM_BRANCH_SW;
-	return ret;
+	if (ret)
+		return ret;
+	/* After the trails' bases: pairs with ksym_branches_capture(). */
+	smp_store_release(&ksym_branch_active, KSYM_BRANCH_SW);
+	return 0;
 }
 
 static void ksym_branches_stop(void)
@@ -336,11 +354,14 @@ void ksym_branches_capture(struct ksym_capture *cap)
 	struct ksym_branch_scratch *scratch = this_cpu_ptr(&ksym_branch_scratch);
 	unsigned int want = READ_ONCE(ksym_branch_entries);
 	unsigned long *ft = scratch->from_to;
-	enum ksym_branch_src src = READ_ONCE(ksym_branch_active);
 	struct ksym_trail *trail;
 	unsigned long head, k, pc;
+	enum ksym_branch_src src;
 	unsigned int nr = 0;
 	int cnt, i;
+
+	/* The trails' bases are set first: see ksym_branches_start(). */
+	src = smp_load_acquire(&ksym_branch_active);
 
 	if (src == KSYM_BRANCH_HW) {
 		/* Newest first in the snapshot; the #DB entry path included. */
@@ -360,8 +381,12 @@ void ksym_branches_capture(struct ksym_capture *cap)
 		 */
 		pc = ksym_hit_preempt_count();
 		trail = &this_cpu_ptr(&ksym_trails)->ctx[ksym_trail_context(pc)];
-		head = pc & NMI_MASK ? 0 : READ_ONCE(trail->head);
-		k = head > want ? head - want : 0;
+		head = READ_ONCE(trail->head);
+		k = trail->base;
+		if (pc & NMI_MASK)
+			k = head;
+		else if (head - k > want)
+			k = head - want;
 		for (; k < head; k++) {
 			ft[2 * nr] = trail->from[k % KSYM_BRANCH_MAX];
 			ft[2 * nr + 1] = trail->to[k % KSYM_BRANCH_MAX];
