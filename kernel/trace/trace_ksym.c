@@ -368,8 +368,9 @@ static noinline unsigned long ksym_hit_record(struct perf_event *bp,
  *
  * Runs in the #DB exception, NMI-like: counts the hit, then writes the ksym
  * events that are enabled and the entries of the ksym tracer where it is
- * current and recording. No lock, no allocation, no formatting (but for
- * a trigger slot's first stray hit, reported deferred). A hit that
+ * current and recording. No lock, no allocation, no formatting (a
+ * trigger slot's first stray hit is taken raw and printed from an
+ * irq_work). A hit that
  * nothing records (the tracer current with tracing off, say) is only
  * counted: that path is kept short, since it is what a watch on a busy
  * word costs.

@@ -531,31 +531,78 @@ static void ksym_dyn_read_wp(int n, u64 *wvr, u64 *wcr)
 }
 #endif
 
-/* What the CPU's data watchpoints hold, for a stray hit's report. */
-static void ksym_dyn_show_hw(struct perf_event *bp)
+/*
+ * A stray hit's report: taken in the debug exception, where nothing is
+ * formatted, and printed from an irq_work on the same CPU. A report still
+ * pending or printing there drops the next (each slot reports once).
+ */
+struct ksym_stray_report {
+	struct irq_work		work;
+	char			event[2 * MAX_EVENT_NAME_LEN + 2];
+	char			canon[128];
+	unsigned long		ip;
+	unsigned long		parking;
+	int			state;
+	int			cpu;
+	unsigned long		ips[16];
+	unsigned int		nr_ips;
+	u64			hw[2 * 4 + 1];
+	unsigned int		nr_hw;
+};
+
+static DEFINE_PER_CPU(struct ksym_stray_report, ksym_stray_reports);
+
+/* What the CPU's data watchpoints hold, taken for a stray hit's report. */
+static void ksym_stray_take_hw(struct ksym_stray_report *r,
+			       struct perf_event *bp)
 {
 #if defined(CONFIG_X86_64)
-	unsigned long dr0, dr1, dr2, dr3;
+	unsigned long dr;
 
-	get_debugreg(dr0, 0);
-	get_debugreg(dr1, 1);
-	get_debugreg(dr2, 2);
-	get_debugreg(dr3, 3);
+	get_debugreg(dr, 0);
+	r->hw[0] = dr;
+	get_debugreg(dr, 1);
+	r->hw[1] = dr;
+	get_debugreg(dr, 2);
+	r->hw[2] = dr;
+	get_debugreg(dr, 3);
+	r->hw[3] = dr;
 	/* #DB clears DR7 while it runs: the value the kernel set. */
-	pr_warn("  DR0-3 %lx %lx %lx %lx, DR7 %lx\n", dr0, dr1, dr2, dr3,
-		this_cpu_read(cpu_dr7));
+	r->hw[4] = this_cpu_read(cpu_dr7);
+	r->nr_hw = 5;
 #elif defined(CONFIG_ARM64)
-	/* Only those implemented may be read; the first four are shown. */
+	/* Only those implemented may be read; the first four are taken. */
 	int n, nr = min(hw_breakpoint_slots(TYPE_DATA), 4);
-	u64 wvr, wcr;
 
-	for (n = 0; n < nr; n++) {
-		ksym_dyn_read_wp(n, &wvr, &wcr);
-		pr_warn("  DBGWVR%d %llx DBGWCR%d %llx\n", n, wvr, n, wcr);
-	}
-	/* The address the CPU reported (FAR_EL1). */
-	pr_warn("  reported address %llx\n", counter_arch_bp(bp)->trigger);
+	for (n = 0; n < nr; n++)
+		ksym_dyn_read_wp(n, &r->hw[2 * n], &r->hw[2 * n + 1]);
+	/* Last, the address the CPU reported (FAR_EL1). */
+	r->hw[2 * nr] = counter_arch_bp(bp)->trigger;
+	r->nr_hw = 2 * nr + 1;
+#else
+	r->nr_hw = 0;
 #endif
+}
+
+static void ksym_stray_print(struct irq_work *work)
+{
+	struct ksym_stray_report *r = container_of(work, struct ksym_stray_report,
+						   work);
+	unsigned int n;
+
+	pr_warn("%s: %s: stray hit at %pS on CPU %d: the breakpoint is parked on %p (state %d)\n",
+		r->event, r->canon, (void *)r->ip, r->cpu, (void *)r->parking,
+		r->state);
+	if (IS_ENABLED(CONFIG_X86_64) && r->nr_hw == 5)
+		pr_warn("  DR0-3 %llx %llx %llx %llx, DR7 %llx\n", r->hw[0],
+			r->hw[1], r->hw[2], r->hw[3], r->hw[4]);
+	if (IS_ENABLED(CONFIG_ARM64) && r->nr_hw) {
+		for (n = 0; n + 1 < r->nr_hw; n += 2)
+			pr_warn("  DBGWVR%u %llx DBGWCR%u %llx\n", n / 2,
+				r->hw[n], n / 2, r->hw[n + 1]);
+		pr_warn("  reported address %llx\n", r->hw[r->nr_hw - 1]);
+	}
+	stack_trace_print(r->ips, r->nr_ips, 2);
 }
 
 /**
@@ -569,17 +616,17 @@ static void ksym_dyn_show_hw(struct perf_event *bp)
  * is counted apart (the Stray column of trace_stat/ksym_triggers); the
  * first of a write-only slot is reported on the console with what the
  * hardware holds and the accessing context's callchain, as no write
- * should have hit (a read may: kmemleak scans .bss). The report is
- * deferred: the exception may have come with the console's locks held
- * (arm64's is not in_nmi()).
+ * should have hit (a read may: kmemleak scans .bss). The report is taken
+ * into this CPU's buffer here and printed from an irq_work: nothing is
+ * formatted in the exception, which may have come with the console's
+ * locks held (arm64's is not in_nmi()).
  *
  * Return: true if the hit is stray and must not be counted or recorded.
  */
 bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 		    struct pt_regs *regs)
 {
-	unsigned long ips[16];
-	unsigned int nr;
+	struct ksym_stray_report *r;
 
 	if (likely(bp->attr.bp_addr != dyn->parking))
 		return false;
@@ -587,15 +634,19 @@ bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 	if (bp->attr.bp_type != HW_BREAKPOINT_W ||
 	    READ_ONCE(dyn->stray_said) || xchg(&dyn->stray_said, true))
 		return true;
-	nr = stack_trace_save_regs(regs, ips, ARRAY_SIZE(ips), 0);
-	printk_deferred_enter();
-	pr_warn("%s: %s: stray hit at %pS on CPU %d: the breakpoint is parked on %p (state %d)\n",
-		dyn->trig->event, dyn->trig->canon,
-		(void *)instruction_pointer(regs), smp_processor_id(),
-		(void *)dyn->parking, ksym_ctl_state(ksym_dyn_ctl(dyn)));
-	ksym_dyn_show_hw(bp);
-	stack_trace_print(ips, nr, 2);
-	printk_deferred_exit();
+	r = this_cpu_ptr(&ksym_stray_reports);
+	if (irq_work_is_busy(&r->work))
+		return true;
+	init_irq_work(&r->work, ksym_stray_print);
+	strscpy(r->event, dyn->trig->event, sizeof(r->event));
+	strscpy(r->canon, dyn->trig->canon, sizeof(r->canon));
+	r->ip = instruction_pointer(regs);
+	r->parking = dyn->parking;
+	r->state = ksym_ctl_state(ksym_dyn_ctl(dyn));
+	r->cpu = smp_processor_id();
+	r->nr_ips = stack_trace_save_regs(regs, r->ips, ARRAY_SIZE(r->ips), 0);
+	ksym_stray_take_hw(r, bp);
+	irq_work_queue(&r->work);
 	return true;
 }
 
