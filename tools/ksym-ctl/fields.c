@@ -170,35 +170,48 @@ static void dump_printf(void *ctx, const char *fmt, va_list ap)
 	vfprintf(*(FILE **)ctx, fmt, ap);
 }
 
-/* The C type of @id, with the body of an anonymous struct or union as {...}. */
+/*
+ * The C type of @id, with the body of an anonymous struct or union as {...}.
+ * The short form is written to a second buffer: "{" becomes "{...}", so it
+ * can be longer than the declaration it shortens ("struct {}", an empty
+ * struct as DECLARE_FLEX_ARRAY makes them).
+ */
 static char *type_decl(struct fields_ctx *c, __u32 id, const char *dims)
 {
 	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
-	char *buf = NULL, *out, *q;
-	size_t len = 0;
+	char *decl = NULL, *out = NULL;
+	size_t decl_len = 0, out_len = 0;
+	const char *q;
+	FILE *f;
 	int depth = 0;
 
-	c->decl = open_memstream(&buf, &len);
+	c->decl = open_memstream(&decl, &decl_len);
 	if (!c->decl)
 		return NULL;
 	btf_dump__emit_type_decl(c->dump, id, &opts);
 	fputs(dims, c->decl);
 	fclose(c->decl);
 	c->decl = NULL;
-	if (!buf)
+	if (!decl)
 		return NULL;
-	for (out = q = buf; *q; q++) {
-		if (*q == '{' && !depth++) {
-			memcpy(out, "{...", 4);
-			out += 4;
-		} else if (*q == '}' && depth && !--depth) {
-			*out++ = '}';
-		} else if (!depth) {
-			*out++ = *q;
-		}
+	f = open_memstream(&out, &out_len);
+	if (!f)
+		goto out;
+	for (q = decl; *q; q++) {
+		if (*q == '{' && !depth++)
+			fputs("{...", f);
+		else if (*q == '}' && depth && !--depth)
+			fputc('}', f);
+		else if (!depth)
+			fputc(*q, f);
 	}
-	*out = '\0';
-	return buf;
+	if (fclose(f)) {
+		free(out);
+		out = NULL;
+	}
+out:
+	free(decl);
+	return out;
 }
 
 static int add_row(struct fields_ctx *c, const struct field_row *row)

@@ -51,6 +51,11 @@ static int write_btf(const struct btf *btf, const char *path)
  *	typedef unsigned long ulong_t;
  *	union onion { int i; unsigned long l; };
  *	struct holder { struct { int p, q; } st; };
+ *	struct flexholder {			sockaddr's DECLARE_FLEX_ARRAY
+ *		unsigned short family;
+ *		struct { } __empty_data;	an empty anonymous struct
+ *		char data[];
+ *	};
  *	DEFINE_PER_CPU(struct outer, my_pcpu);
  *	unsigned long counter;			a VAR outside the per-CPU data
  *
@@ -68,7 +73,7 @@ static int make_btf(void)
 {
 	struct btf *btf = btf__new_empty(), *mod = NULL;
 	int i_int, i_uint, i_ulong, lh, lh_ptr, inner, anon, arr, ia, outer;
-	int pcpu, counter, ret = -1;
+	int i_char, i_ushort, pcpu, counter, ret = -1;
 	char path[80], longname[201];
 	FILE *f;
 
@@ -109,6 +114,14 @@ static int make_btf(void)
 	btf__add_field(btf, "q", i_int, 32, 0);
 	btf__add_struct(btf, "holder", 8);
 	btf__add_field(btf, "st", anon, 0, 0);
+	i_char = btf__add_int(btf, "char", 1, BTF_INT_CHAR);
+	i_ushort = btf__add_int(btf, "short unsigned int", 2, 0);
+	anon = btf__add_struct(btf, NULL, 0);
+	arr = btf__add_array(btf, i_int, i_char, 0);
+	btf__add_struct(btf, "flexholder", 2);
+	btf__add_field(btf, "family", i_ushort, 0, 0);
+	btf__add_field(btf, "__empty_data", anon, 16, 0);
+	btf__add_field(btf, "data", arr, 16, 0);
 	pcpu = btf__add_var(btf, "my_pcpu", BTF_VAR_GLOBAL_ALLOCATED, outer);
 	counter = btf__add_var(btf, "counter", BTF_VAR_GLOBAL_ALLOCATED, i_ulong);
 	btf__add_datasec(btf, ".data..percpu", 96);
@@ -403,6 +416,24 @@ static void test_types(void)
 	CHECK_STR(row(&fs, ".st") ? row(&fs, ".st")->type : NULL, "struct {...}");
 	CHECK_ROW(&fs, ".st.q", 4, 4);
 	fields_free(&fs);
+
+	/*
+	 * An empty anonymous struct (DECLARE_FLEX_ARRAY's __empty_*): its
+	 * "{...}" is longer than the "{}" it stands for. Text and JSON.
+	 */
+	CHECK(fields_lookup(vmlinux, "flexholder", 0, &fs) == 0);
+	CHECK(fs.nr_rows == 3);
+	CHECK_STR(row(&fs, ".__empty_data") ? row(&fs, ".__empty_data")->type : NULL,
+		  "struct {...}");
+	CHECK_ROW(&fs, ".__empty_data", 2, 0);
+	CHECK_STR(row(&fs, ".data[0]") ? row(&fs, ".data[0]")->type : NULL, "char[0]");
+	txt = text_of(&fs, vmlinux, 0);
+	CHECK_HAS(txt, ".__empty_data  offset 0x2     size 0     struct {...}\n");
+	free(txt);
+	txt = text_of(&fs, vmlinux, 1);
+	CHECK_HAS(txt, "{\"path\": \".__empty_data\", \"offset\": 2, \"size\": 0, \"type\": \"struct {...}\"}");
+	free(txt);
+	fields_free(&fs);
 }
 
 /* The host kernel's BTF, when it has one: layouts that do not change. */
@@ -416,12 +447,19 @@ static void test_host_btf(void)
 		/* kernel/sched: after a lock, whose size depends on the config */
 		{ "runqueues", FIELDS_PERCPU, -1, "runqueues.nr_running", ANY, 4 },
 	};
+	struct fields fs;
 
 	if (access(FIELDS_BTF, R_OK)) {
 		printf("fields: no %s on this host: its checks are skipped\n", FIELDS_BTF);
 		return;
 	}
 	check_cases(FIELDS_BTF, cases, sizeof(cases) / sizeof(cases[0]));
+	/* Kernels since 6.9: struct sockaddr { ...; struct { } __empty_sa_data; ... } */
+	if (fields_lookup(FIELDS_BTF, "sockaddr", 0, &fs) == 0) {
+		if (row(&fs, ".__empty_sa_data"))
+			CHECK_STR(row(&fs, ".__empty_sa_data")->type, "struct {...}");
+		fields_free(&fs);
+	}
 }
 
 void test_fields(void)
