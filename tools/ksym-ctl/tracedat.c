@@ -12,6 +12,7 @@
  * Files from kernels whose ksym_hit has no such fields fall back to "ip"
  * and to the name of "addr".
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,12 @@
 #include "utils.h"
 
 #define MAX_FRAMES	128
+/*
+ * CPUs a hit waits for its callchain on: the file's CPU count, grown up to
+ * this (NR_CPUS of arm64 and x86 distribution kernels) when a record says
+ * its CPU is past it. A hit on a CPU beyond is counted without a callchain.
+ */
+#define MAX_CPUS	8192
 
 struct pending {
 	bool		valid;
@@ -35,9 +42,15 @@ struct tracedat_reader {
 	struct tracedat_info	*info;
 	struct tep_handle	*tep;
 	struct tep_event	*hit, *stack;
-	struct tep_format_field	*caller_field;	/* NULL in older files */
-	struct tep_format_field	*sym_field;	/* NULL in older files */
-	const char		*stack_field;	/* "ips" or "caller" */
+	/* ksym_hit's fields; caller and sym are NULL in older files */
+	struct tep_format_field	*addr_field, *ip_field, *len_field;
+	struct tep_format_field	*caller_field, *sym_field;
+	/* the callchain: ksym_stack's "ips", or kernel_stack's "caller" */
+	struct tep_format_field	*frames_field;
+	bool			ftrace_stack;	/* kernel_stack, not ksym_stack */
+	struct tep_format_field	*size_field;	/* kernel_stack's "size" */
+	/* libtraceevent reads every record's type and pid from here on */
+	int			header_size;
 	struct pending		*pend;
 	int			nr_cpus;
 	int			err;
@@ -58,6 +71,56 @@ static void emit(struct tracedat_reader *c, struct pending *p, const char **fram
 	p->valid = false;
 }
 
+/*
+ * The value of fixed field @f of @rec, in the file's byte order; false when
+ * the record is too short to hold it (a crafted file's format may put a
+ * field anywhere) or the field is not a number.
+ */
+static bool field_val(const struct tep_format_field *f, const struct tep_record *rec,
+		      unsigned long long *val)
+{
+	if (!f || f->offset < 0 || rec->size < 0 ||
+	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) ||
+	    (long)f->offset + f->size > rec->size)
+		return false;
+	return !tep_read_number_field((struct tep_format_field *)f, rec->data, val);
+}
+
+/*
+ * The bytes of array or string field @f of @rec and their count: where a
+ * __data_loc (or __rel_loc) points, or a fixed array. NULL unless every
+ * byte is inside the record: the location comes from the file.
+ */
+static const void *field_data(const struct tep_format_field *f,
+			      const struct tep_record *rec, unsigned int *len)
+{
+	unsigned long long loc;
+	unsigned long off;
+
+	if (!f)
+		return NULL;
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		if (f->offset < 0 || f->size < 0 || rec->size < f->offset)
+			return NULL;
+		off = f->offset;
+		*len = f->size;
+		/* A fixed array may be cut short by the record's end. */
+		if (off + *len > (unsigned long)rec->size)
+			*len = rec->size - off;
+	} else {
+		/* __data_loc and __rel_loc: 16 bits of length, 16 of offset */
+		if (f->size != 4 || !field_val(f, rec, &loc))
+			return NULL;
+		off = loc & 0xffff;
+		*len = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+		if (off + *len > (unsigned long)rec->size)
+			return NULL;
+	}
+	return (const char *)rec->data + off;
+}
+
 /* "name", "name+0x10" or the address, for a kernel address. */
 static void addr_name(struct tep_handle *tep, unsigned long long addr,
 		      bool offset, char *buf, size_t size)
@@ -74,90 +137,126 @@ static void addr_name(struct tep_handle *tep, unsigned long long addr,
 		snprintf(buf, size, "%s+0x%llx", fn, addr - start);
 	else
 		snprintf(buf, size, "%s", fn);
+	text_sanitize(buf);	/* kallsyms comes from the file too */
 }
 
 /* The "sym" string of a ksym_hit, if it has one that is not empty. */
 static bool sym_name(struct tracedat_reader *c, struct tep_record *rec,
 		     char *buf, size_t size)
 {
+	unsigned int len = 0;
 	const char *s;
-	int len = 0;
 
-	if (!c->sym_field)
+	s = field_data(c->sym_field, rec, &len);
+	if (!s)
 		return false;
-	s = tep_get_field_raw(NULL, c->hit, "sym", rec, &len, 0);
-	if (!s || len <= 0 || !*s)
+	len = strnlen(s, len);
+	if (!len)
 		return false;
-	snprintf(buf, size, "%.*s", len, s);
+	snprintf(buf, size, "%.*s", (int)len, s);
+	text_sanitize(buf);
 	return true;
+}
+
+/* Where the hits of @cpu wait for their callchain; NULL past MAX_CPUS. */
+static struct pending *pending_of(struct tracedat_reader *c, int cpu)
+{
+	struct pending *pend;
+	int n;
+
+	if (cpu < 0 || cpu >= MAX_CPUS)
+		return NULL;
+	if (cpu >= c->nr_cpus) {
+		n = cpu + 1;
+		pend = realloc(c->pend, n * sizeof(*pend));
+		if (!pend) {
+			c->err = -1;
+			return NULL;
+		}
+		memset(pend + c->nr_cpus, 0, (n - c->nr_cpus) * sizeof(*pend));
+		c->pend = pend;
+		c->nr_cpus = n;
+	}
+	return &c->pend[cpu];
 }
 
 static int on_hit(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 {
 	unsigned long long addr = 0, ip = 0, len = 0;
-	struct pending *p;
+	struct pending *p, alone;
 	char sym[200];
 
-	if (cpu < 0 || cpu >= c->nr_cpus)
-		return 0;
-	p = &c->pend[cpu];
-	if (p->valid)
-		emit(c, p, NULL, 0);
 	c->info->hits++;
-	tep_get_field_val(NULL, c->hit, "addr", rec, &addr, 0);
-	tep_get_field_val(NULL, c->hit, "ip", rec, &ip, 0);
-	tep_get_field_val(NULL, c->hit, "len", rec, &len, 0);
-	if (c->caller_field)
-		tep_read_number_field(c->caller_field, rec->data, &ip);
+	p = pending_of(c, cpu);
+	if (!p)
+		p = &alone;
+	else if (p->valid)
+		emit(c, p, NULL, 0);
+	field_val(c->addr_field, rec, &addr);
+	field_val(c->ip_field, rec, &ip);
+	field_val(c->len_field, rec, &len);
+	field_val(c->caller_field, rec, &ip);
 	if (!sym_name(c, rec, sym, sizeof(sym)))
 		addr_name(c->tep, addr, true, sym, sizeof(sym));
 	snprintf(p->symbol, sizeof(p->symbol), "%s/%llu", sym, len);
 	addr_name(c->tep, ip, false, p->caller, sizeof(p->caller));
 	snprintf(p->comm, sizeof(p->comm), "%s",
 		 tep_data_comm_from_pid(c->tep, tep_data_pid(c->tep, rec)));
+	text_sanitize(p->comm);
 	snprintf(p->cpu, sizeof(p->cpu), "cpu%d", cpu);
 	p->valid = true;
+	/* No callchain can find a hit of a CPU out of range: add it now. */
+	if (p == &alone)
+		emit(c, p, NULL, 0);
 	return 0;
+}
+
+/* Entry @i of an array of the traced kernel's longs, in the file's byte order. */
+static unsigned long long long_at(struct tracedat_reader *c, const void *raw,
+				  int lsize, int i)
+{
+	return tep_read_number(c->tep, (const char *)raw + (size_t)i * lsize, lsize);
+}
+
+static bool unused_entry(unsigned long long v, int lsize)
+{
+	return !v || v == (lsize == 8 ? ~0ULL : 0xffffffffULL);
 }
 
 static int on_stack(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 {
 	static char names[MAX_FRAMES][128];
 	const char *frames[MAX_FRAMES];
-	int len = 0, lsize, nr, i;
+	unsigned long long size, a;
+	unsigned int len = 0;
+	int lsize, nr, i;
 	struct pending *p;
-	void *raw;
+	const void *raw;
 
 	c->info->stacks++;
 	if (cpu < 0 || cpu >= c->nr_cpus || !c->pend[cpu].valid)
 		return 0;
 	p = &c->pend[cpu];
-	raw = tep_get_field_raw(NULL, c->stack, c->stack_field, rec, &len, 0);
+	raw = field_data(c->frames_field, rec, &len);
 	lsize = tep_get_long_size(c->tep);
-	if (!raw || lsize <= 0) {
+	/* The file says how long the traced kernel's longs are: 4 or 8. */
+	if (!raw || (lsize != 4 && lsize != 8)) {
 		emit(c, p, NULL, 0);
 		return 0;
 	}
 	nr = len / lsize;
-	if (c->stack_field[0] == 'c') {
-		unsigned long long size;
-
+	if (c->ftrace_stack) {
 		/* ftrace's kernel_stack: "size" entries of "caller" are used */
-		if (!tep_get_field_val(NULL, c->stack, "size", rec, &size, 0) &&
-		    size < (unsigned long long)nr)
+		if (field_val(c->size_field, rec, &size) && size < (unsigned long long)nr)
 			nr = size;
 		/* and its unused entries are zero (or ULONG_MAX) */
-		while (nr > 0 && (lsize == 8 ?
-				  ((unsigned long long *)raw)[nr - 1] + 1 <= 1 :
-				  ((unsigned int *)raw)[nr - 1] + 1 <= 1))
+		while (nr > 0 && unused_entry(long_at(c, raw, lsize, nr - 1), lsize))
 			nr--;
 	}
 	if (nr > MAX_FRAMES)
 		nr = MAX_FRAMES;
 	for (i = 0; i < nr; i++) {
-		unsigned long long a = lsize == 8 ? ((unsigned long long *)raw)[i] :
-					((unsigned int *)raw)[i];
-
+		a = long_at(c, raw, lsize, i);
 		addr_name(c->tep, a, false, names[i], sizeof(names[i]));
 		frames[i] = names[i];
 	}
@@ -167,15 +266,48 @@ static int on_stack(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 
 int tracedat_reader_add(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 {
-	int id = tep_data_type(c->tep, rec);
+	int id;
 
-	if (rec->missed_events > 0)
-		c->info->missed += rec->missed_events;
+	/* libtracecmd: -1 (or any negative count) for "lost, count unknown" */
+	if (rec->missed_events) {
+		c->info->lost_unknown |= rec->missed_events < 0;
+		c->info->missed += rec->missed_events > 0 ? rec->missed_events : 1;
+	}
+	/* libtraceevent reads the type and the pid without looking at the size */
+	if (!rec->data || rec->size < c->header_size)
+		return c->err;
+	id = tep_data_type(c->tep, rec);
 	if (id == c->hit->id)
 		on_hit(c, rec, cpu);
 	else if (c->stack && id == c->stack->id)
 		on_stack(c, rec, cpu);
 	return c->err;
+}
+
+/*
+ * The bytes every record must have for libtraceevent to read its type and
+ * pid: it reads them where the first event's format puts them, without
+ * looking at the record's size. INT_MAX (no record is read) for a format
+ * that puts them before the record.
+ */
+static int header_size(struct tep_handle *tep)
+{
+	static const char * const names[] = { "common_type", "common_pid" };
+	struct tep_event *first = tep_get_event(tep, 0);
+	struct tep_format_field *f;
+	int i, size = 0;
+
+	for (i = 0; first && i < 2; i++) {
+		f = tep_find_common_field(first, names[i]);
+		/* tep_read_number() reads nothing of other sizes */
+		if (!f || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+			continue;
+		if (f->offset < 0 || f->offset > 0xffff)
+			return INT_MAX;
+		if (f->offset + f->size > size)
+			size = f->offset + f->size;
+	}
+	return size;
 }
 
 int tracedat_reader_new(struct tep_handle *tep, struct report *r,
@@ -193,6 +325,9 @@ int tracedat_reader_new(struct tep_handle *tep, struct report *r,
 	c->info = info;
 	c->tep = tep;
 	c->hit = tep_find_event_by_name(tep, "ksym", "ksym_hit");
+	c->addr_field = tep_find_field(c->hit, "addr");
+	c->ip_field = tep_find_field(c->hit, "ip");
+	c->len_field = tep_find_field(c->hit, "len");
 	c->caller_field = tep_find_field(c->hit, "caller");
 	c->sym_field = tep_find_field(c->hit, "sym");
 	debug_msg("ksym_hit has %s, %s\n",
@@ -204,13 +339,17 @@ int tracedat_reader_new(struct tep_handle *tep, struct report *r,
 	 * ftrace's kernel_stack.
 	 */
 	c->stack = tep_find_event_by_name(tep, "ksym", "ksym_stack");
-	c->stack_field = "ips";
-	if (!c->stack) {
+	if (c->stack) {
+		c->frames_field = tep_find_field(c->stack, "ips");
+	} else {
 		c->stack = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
-		c->stack_field = "caller";
+		c->ftrace_stack = true;
+		c->frames_field = c->stack ? tep_find_field(c->stack, "caller") : NULL;
+		c->size_field = c->stack ? tep_find_field(c->stack, "size") : NULL;
 	}
+	c->header_size = header_size(tep);
 	c->nr_cpus = tep_get_cpus(tep);
-	if (c->nr_cpus <= 0)
+	if (c->nr_cpus <= 0 || c->nr_cpus > MAX_CPUS)
 		c->nr_cpus = 1;
 	c->pend = calloc(c->nr_cpus, sizeof(*c->pend));
 	if (!c->pend) {

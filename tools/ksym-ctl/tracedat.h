@@ -6,12 +6,16 @@
 #ifndef KSYM_CTL_TRACEDAT_H
 #define KSYM_CTL_TRACEDAT_H
 
+#include <stdbool.h>
+
 #include "report_tree.h"
 
 struct tracedat_info {
 	unsigned long	hits;		/* ksym_hit events */
 	unsigned long	stacks;		/* ksym_stack events */
-	unsigned long	missed;		/* events the file says were lost */
+	/* events the file says were lost; at least 1 for each "lost, count unknown" */
+	unsigned long	missed;
+	bool		lost_unknown;	/* some were lost in a count it does not know */
 	int		buffers;	/* buffers read (top + instances) */
 };
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
 #include "utils.h"
 
 int config_debug;
@@ -222,24 +224,100 @@ int target_same(const char *a, const char *b)
 	return !strcmp(target_name(a), target_name(b));
 }
 
+/* The length of the valid UTF-8 sequence at @s (1 to 4 bytes), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned int cp;
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xc2)	/* a continuation byte, or an overlong form */
+		return 0;
+	if (s[0] < 0xe0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] < 0xf0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] < 0xf5) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* the NUL too */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void text_sanitize(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	int n;
+
+	while (*p) {
+		n = utf8_len(p);
+		/* C1 controls (U+0080-U+009F) are escapes to some terminals. */
+		if (!n || (n == 1 && (*p < 0x20 || *p == 0x7f)) ||
+		    (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
+			*p++ = '?';
+			if (n == 2)
+				*p++ = '?';
+			continue;
+		}
+		p += n;
+	}
+}
+
+/* @s with every byte that is not valid UTF-8 replaced by U+FFFD; malloc()ed. */
+static char *utf8_valid(const char *s)
+{
+	static const char replacement[] = "\xef\xbf\xbd";
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = malloc(3 * strlen(s) + 1), *o = out;
+	int n;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		n = utf8_len(p);
+		if (n) {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		} else {
+			memcpy(o, replacement, 3);
+			o += 3;
+			p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	struct json_object *js = NULL;
+	char *valid = utf8_valid(s);
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	/*
+	 * json-c escapes quotes, backslashes and control characters; it
+	 * copies other bytes as they are, so they are made valid UTF-8 first.
+	 */
+	if (valid)
+		js = json_object_new_string(valid);
+	fputs(js ? json_object_to_json_string_ext(js, JSON_C_TO_STRING_PLAIN |
+						  JSON_C_TO_STRING_NOSLASHESCAPE) :
+		   "\"\"", f);
+	json_object_put(js);
+	free(valid);
 }
 
 int split_lines(char *text, struct strv *lines)

@@ -67,8 +67,19 @@ const char *target_name(const char *target);
 /* Do two TARGETs name the same watch (compared without their casts)? */
 int target_same(const char *a, const char *b);
 
-/* Print @s as a JSON string, quotes included. */
+/*
+ * Print @s as a JSON string, quotes included, escaped by json-c; bytes that
+ * are not valid UTF-8 are printed as U+FFFD, so the output is valid JSON
+ * whatever @s holds (a task's comm from a trace.dat is any 15 bytes).
+ */
 void json_str(FILE *f, const char *s);
+
+/*
+ * Make @s, read from a file, safe to print on a terminal: every byte that
+ * is not part of valid UTF-8, and every control character (C0, DEL, C1:
+ * the terminal's escapes), becomes '?'. In place, the length unchanged.
+ */
+void text_sanitize(char *s);
 
 /* A line of a file or a buffer: split @text into lines (modifies it). */
 int split_lines(char *text, struct strv *lines);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <event-parse.h>
+#include <json.h>
 
 #include "report_tree.h"
 #include "stats.h"
@@ -496,6 +497,27 @@ static const char * const fn_names[] = {
 	"__do_wait", "copy_process", "release_task", "do_wait", "kernel_clone", "_etext",
 };
 
+/* Records and tep of the other byte order; the pid of the hits fed. */
+static bool fake_swapped;
+static int fake_pid = 42;
+
+static unsigned long swap_long(unsigned long v)
+{
+	if (!fake_swapped)
+		return v;
+	return sizeof(long) == 8 ? __builtin_bswap64(v) : __builtin_bswap32(v);
+}
+
+static unsigned int swap32(unsigned int v)
+{
+	return fake_swapped ? __builtin_bswap32(v) : v;
+}
+
+static unsigned short swap16(unsigned short v)
+{
+	return fake_swapped ? __builtin_bswap16(v) : v;
+}
+
 static struct tep_handle *fake_tep(bool new_fields)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -507,7 +529,8 @@ static struct tep_handle *fake_tep(bool new_fields)
 		return NULL;
 	tep_set_long_size(tep, sizeof(long));
 	tep_set_cpus(tep, 2);
-	tep_set_file_bigendian(tep, tep_is_local_bigendian(tep) ?
+	/* fake_swapped: a file of the other byte order (big-endian here) */
+	tep_set_file_bigendian(tep, tep_is_local_bigendian(tep) != fake_swapped ?
 			       TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	hit_format(fmt, sizeof(fmt), new_fields);
 	CHECK(tep_parse_format(tep, &ev, fmt, strlen(fmt), "ksym") == 0);
@@ -524,20 +547,24 @@ static void feed_hit(struct tracedat_reader *rd, int cpu, unsigned long addr,
 		     unsigned len, const char *sym, unsigned long ip,
 		     unsigned long caller, const unsigned long *ips, int nr)
 {
-	struct fake_hit h = { .type = HIT_ID, .pid = 42, .addr = addr, .ip = ip,
-			      .caller = caller, .len = len };
-	struct fake_stack st = { .type = STACK_ID, .pid = 42, .nr = nr };
+	struct fake_hit h = { .type = swap16(HIT_ID), .pid = swap32(fake_pid),
+			      .addr = swap_long(addr), .ip = swap_long(ip),
+			      .caller = swap_long(caller), .len = len };
+	struct fake_stack st = { .type = swap16(STACK_ID), .pid = swap32(fake_pid),
+				 .nr = swap32(nr) };
 	struct tep_record rec = { .cpu = cpu };
+	int i;
 
 	snprintf(h.sym, sizeof(h.sym), "%s", sym);
-	h.sym_loc = (strlen(sym) + 1) << 16 | offsetof(struct fake_hit, sym);
+	h.sym_loc = swap32((strlen(sym) + 1) << 16 | offsetof(struct fake_hit, sym));
 	rec.data = &h;
 	rec.size = sizeof(h);
 	CHECK(tracedat_reader_add(rd, &rec, cpu) == 0);
 	if (!ips)
 		return;
-	memcpy(st.ips, ips, nr * sizeof(*ips));
-	st.ips_loc = (nr * sizeof(long)) << 16 | offsetof(struct fake_stack, ips);
+	for (i = 0; i < nr; i++)
+		st.ips[i] = swap_long(ips[i]);
+	st.ips_loc = swap32((nr * sizeof(long)) << 16 | offsetof(struct fake_stack, ips));
 	rec.data = &st;
 	rec.size = sizeof(st);
 	CHECK(tracedat_reader_add(rd, &rec, cpu) == 0);
@@ -658,15 +685,24 @@ static void test_caller_sym(void)
 	report_free(&r);
 }
 
-static char *json_of(const struct report *r)
+/* What report prints of @r: JSON of "k.dat" (@json), or text titled "t". */
+static char *printed(const struct report *r, bool json)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	report_print_json(f, r, "k.dat");
+	if (json)
+		report_print_json(f, r, "k.dat");
+	else
+		report_print(f, r, "t");
 	fclose(f);
 	return buf;
+}
+
+static char *json_of(const struct report *r)
+{
+	return printed(r, true);
 }
 
 /* --json counts the callchains with or without -g; -g adds the trees. */
@@ -710,6 +746,223 @@ static void test_json_callchain(void)
 	report_free(&r);
 }
 
+/*
+ * A big-endian trace.dat (or any file of the other byte order) gives the
+ * same report: every number, the callchain's too, read in the file's order.
+ */
+static void test_byte_order(void)
+{
+	struct report native = { .callchain = true }, swapped = { .callchain = true };
+	struct tracedat_info info;
+	char *a, *b;
+
+	report_parse_sort(&native, "symbol,caller,comm");
+	report_parse_sort(&swapped, "symbol,caller,comm");
+	fake_hits(&native, &info, true);
+	fake_swapped = true;
+	fake_hits(&swapped, &info, true);
+	fake_swapped = false;
+	report_sort(&native);
+	report_sort(&swapped);
+	a = printed(&native, false);
+	b = printed(&swapped, false);
+	CHECK(info.hits == 5 && info.stacks == 4 && swapped.with_chain == 4);
+	CHECK_HAS(b, "---do_raw_read_lock");
+	CHECK_HAS(b, "tasklist_lock/8: 4 hits");
+	if (a && b && strcmp(a, b))
+		fprintf(stderr, "native:\n%s\nother byte order:\n%s\n", a, b);
+	CHECK(a && b && !strcmp(a, b));
+	free(a);
+	free(b);
+	report_free(&native);
+	report_free(&swapped);
+}
+
+/* @size bytes of @data in a buffer of exactly that size: ASan sees past it. */
+static void feed_exact(struct tracedat_reader *rd, const void *data, int size, int cpu)
+{
+	struct tep_record rec = { .cpu = cpu, .size = size };
+	void *copy = malloc(size ? size : 1);
+
+	memcpy(copy, data, size);
+	rec.data = copy;
+	CHECK(tracedat_reader_add(rd, &rec, cpu) == 0);
+	free(copy);
+}
+
+/*
+ * Records as a crafted trace.dat may hold them: __data_loc fields pointing
+ * past the record, records too short for their fields, longs the file says
+ * are 2 bytes, CPUs past the file's count, events lost in a count the file
+ * does not know. Each is read inside its record (ASan checks), or dropped.
+ */
+static void test_hostile_records(void)
+{
+	const unsigned long chain[] = { FN(1) + 0x12, FN(5) + 0x40 };
+	struct report r = { .callchain = true };
+	struct tracedat_info info = { 0 };
+	struct tracedat_reader *rd = NULL;
+	struct tep_handle *tep = fake_tep(true);
+	struct fake_hit h = { .type = HIT_ID, .pid = 42, .addr = TASKLIST,
+			      .ip = FN(5) + 8, .caller = FN(5) + 8, .len = 8 };
+	struct fake_stack st = { .type = STACK_ID, .pid = 42, .nr = 2 };
+	struct tep_record lost = { .data = &h, .size = sizeof(h), .missed_events = -1 };
+	const struct rnode *n;
+
+	report_parse_sort(&r, "symbol,caller,cpu");
+	CHECK(tep && tracedat_reader_new(tep, &r, &info, &rd) == 0 && rd);
+	if (!rd) {
+		tep_free(tep);
+		return;
+	}
+	/* sym: 0xffff bytes from offset 36 of a 72-byte record, no NUL */
+	memset(h.sym, 'x', sizeof(h.sym));
+	h.sym_loc = 0xffffu << 16 | offsetof(struct fake_hit, sym);
+	feed_exact(rd, &h, sizeof(h), 0);
+	/* ips: 1 KiB at offset 16 of a 16-byte record */
+	st.ips_loc = 0x400u << 16 | 16;
+	feed_exact(rd, &st, 16, 0);
+	/* the same, as __rel_loc would put it: past the end */
+	st.ips_loc = 16u << 16 | 0xfff0;
+	feed_exact(rd, &st, sizeof(st), 0);
+	/* a hit cut short after its addr: no ip, len, caller nor sym */
+	feed_exact(rd, &h, offsetof(struct fake_hit, ip), 1);
+	/* records too short for libtraceevent's common_type and pid */
+	feed_exact(rd, &h, 1, 0);
+	feed_exact(rd, &h, 6, 0);
+	CHECK(info.hits == 2 && info.stacks == 2);
+	CHECK(tracedat_reader_end(rd) == 0);
+	report_sort(&r);
+	/* named by addr (the sym is not in the record), without a callchain */
+	n = kid(&r.root, "tasklist_lock/8");
+	CHECK(n && n->hits == 1 && r.with_chain == 0);
+	/* the one cut short: its addr, nothing else */
+	n = kid(&r.root, "tasklist_lock/0");
+	CHECK(n && n->hits == 1 && kid(n, "0x0"));
+	report_free(&r);
+
+	/* CPUs past the file's 2: the callchain found all the same */
+	r = (struct report){ .callchain = true };
+	report_parse_sort(&r, "symbol,cpu");
+	memset(&info, 0, sizeof(info));
+	CHECK(tracedat_reader_new(tep, &r, &info, &rd) == 0 && rd);
+	if (!rd)
+		goto out;
+	feed_hit(rd, 5, TASKLIST, 8, "tasklist_lock", chain[0], chain[0], chain, 2);
+	feed_hit(rd, 100000, TASKLIST, 8, "tasklist_lock", chain[0], chain[0], chain, 2);
+	/* lost, count unknown: libtracecmd's -1 */
+	CHECK(tracedat_reader_add(rd, &lost, 0) == 0);
+	CHECK(tracedat_reader_end(rd) == 0);
+	report_sort(&r);
+	CHECK(info.hits == 3 && r.hits == 3);
+	n = kid(kid(&r.root, "tasklist_lock/8"), "cpu5");
+	CHECK(n && n->hits == 1 && n->chain && n->chain->hits == 1);
+	n = kid(kid(&r.root, "tasklist_lock/8"), "cpu100000");
+	CHECK(n && n->hits == 1 && !n->chain);
+	CHECK(info.missed >= 1 && info.lost_unknown);
+	report_free(&r);
+
+	/* longs of 2 bytes (a crafted header): no callchain read */
+	r = (struct report){ .callchain = true };
+	report_parse_sort(&r, "symbol");
+	tep_set_long_size(tep, 2);
+	CHECK(tracedat_reader_new(tep, &r, &info, &rd) == 0 && rd);
+	if (!rd)
+		goto out;
+	st.ips_loc = 8u << 16 | offsetof(struct fake_stack, ips);
+	st.ips[0] = FN(1);
+	feed_exact(rd, &h, sizeof(h), 0);
+	feed_exact(rd, &st, offsetof(struct fake_stack, ips) + 8, 0);
+	CHECK(tracedat_reader_end(rd) == 0);
+	CHECK(r.hits == 1 && r.with_chain == 0);
+out:
+	report_free(&r);
+	tep_free(tep);
+}
+
+/* Is @js valid JSON in valid UTF-8 (json-c's strict parser)? */
+static bool json_valid(const char *js)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *o;
+	bool ok;
+
+	if (!tok || !js)
+		return false;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	o = json_tokener_parse_ex(tok, js, strlen(js));
+	ok = o && json_tokener_get_error(tok) == json_tokener_success;
+	json_object_put(o);
+	json_tokener_free(tok);
+	return ok;
+}
+
+/* And for python3's json.load, when there is a python3. */
+static bool python_loads(const char *js)
+{
+	FILE *p;
+
+	if (system("python3 -c '' 2> /dev/null"))
+		return true;
+	p = popen("python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode())'", "w");
+	if (!p)
+		return false;
+	fputs(js, p);
+	return pclose(p) == 0;
+}
+
+/*
+ * A task's comm is any 15 bytes and a crafted file's sym any bytes: the
+ * JSON is valid UTF-8 all the same (json-c escapes, U+FFFD for what is not
+ * UTF-8), and the text holds no terminal escape.
+ */
+static void test_untrusted_names(void)
+{
+	static const char comm[] = "\xff\xfe\x1b[2J\xc2\x9b" "c";
+	const unsigned long chain[] = { FN(1) + 0x12 };
+	struct report r = { .callchain = true };
+	struct tracedat_info info = { 0 };
+	struct tracedat_reader *rd = NULL;
+	struct tep_handle *tep = fake_tep(true);
+	char *js = NULL, *txt = NULL;
+	FILE *f;
+	size_t len = 0;
+
+	/* json_str alone: escapes by json-c, bytes that are not UTF-8 as U+FFFD */
+	f = open_memstream(&js, &len);
+	json_str(f, "q\"b\\s\n\x01\xff\xc3\xa9\xed\xa0\x80/");
+	fclose(f);
+	CHECK_STR(js, "\"q\\\"b\\\\s\\n\\u0001\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd/\"");
+	free(js);
+	js = NULL;
+
+	report_parse_sort(&r, "comm,symbol");
+	tep_register_comm(tep, comm, 77);
+	CHECK(tep && tracedat_reader_new(tep, &r, &info, &rd) == 0 && rd);
+	if (!rd)
+		goto out;
+	fake_pid = 77;
+	feed_hit(rd, 0, TASKLIST, 8, "evil\x1b]0;title\x07\xff", chain[0], chain[0], chain, 1);
+	fake_pid = 42;
+	CHECK(tracedat_reader_end(rd) == 0);
+	report_sort(&r);
+
+	f = open_memstream(&js, &len);
+	report_print_json(f, &r, "k\xff.dat");
+	fclose(f);
+	CHECK(json_valid(js));
+	CHECK(python_loads(js));
+	txt = printed(&r, false);
+	CHECK(txt && !strchr(txt, '\x1b') && !strchr(txt, '\x07') && !strstr(txt, "\xc2\x9b"));
+	CHECK_HAS(txt, "?" "?" "?[2J?" "?c: 1 hit");
+	CHECK_HAS(txt, "evil?]0;title?" "?/8");
+out:
+	free(js);
+	free(txt);
+	report_free(&r);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	test_split_specs();
@@ -723,6 +976,9 @@ int main(void)
 	test_fixture();
 	test_caller_sym();
 	test_json_callchain();
+	test_byte_order();
+	test_hostile_records();
+	test_untrusted_names();
 	test_fields();
 	test_scope();
 	printf("ksym-ctl unit tests: %d checks, %d failed\n", checks, failures);
