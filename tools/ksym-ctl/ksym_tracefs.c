@@ -421,13 +421,15 @@ static int count_entry(struct tep_event *event, struct tep_record *rec,
 	int size = 0;
 
 	(void)cpu;
-	if (rec->missed_events > 0)
-		kc->hc.missed += rec->missed_events;
+	/* A negative count (-1) says events were lost, not how many: at least 1. */
+	if (rec->missed_events)
+		kc->hc.missed += rec->missed_events > 0 ? rec->missed_events : 1;
 	if (event != kc->hit)
 		return 0;
-	/* The watch's name, when the kernel writes it. */
+	/* The watch's name, when the kernel writes it (inside the record). */
 	raw = kc->sym ? tep_get_field_raw(NULL, event, "sym", rec, &size, 0) : NULL;
-	if (raw && size > 0)
+	if (raw && size > 0 && raw >= (const char *)rec->data &&
+	    raw + size <= (const char *)rec->data + rec->size)
 		snprintf(sym, sizeof(sym), "%.*s", size, raw);
 	tep_get_field_val(NULL, event, "addr", rec, &addr, 0);
 	tep_get_field_val(NULL, event, "len", rec, &len, 0);
