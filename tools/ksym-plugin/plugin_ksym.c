@@ -32,20 +32,61 @@ static void ksym_print_addr(struct trace_seq *s, struct tep_handle *tep,
 }
 
 /*
+ * Fixed field @name of @record, as tep_get_field_val() reads it, if the
+ * record holds it: the format and the record come from the file, which
+ * may put a field past the record's end. The field, or NULL.
+ */
+static struct tep_format_field *ksym_field_val(struct trace_seq *s,
+					       struct tep_event *event,
+					       struct tep_record *record,
+					       const char *name,
+					       unsigned long long *val)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+
+	if (!f || f->offset < 0 || record->size < 0 ||
+	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) ||
+	    (long)f->offset + f->size > record->size ||
+	    tep_read_number_field(f, record->data, val)) {
+		trace_seq_printf(s, "<CANT READ FIELD %s>", name);
+		return NULL;
+	}
+	return f;
+}
+
+/*
  * The dynamic array @name of @event in @record, as unsigned longs of the
- * traced kernel; returns how many there are (0 when absent), and the data
- * in *@data.
+ * traced kernel; returns how many there are (0 when absent, or when its
+ * __data_loc points outside the record), and the data in *@data.
  */
 static int ksym_get_longs(struct trace_seq *s, struct tep_event *event,
 			  struct tep_record *record, const char *name,
 			  const char **data)
 {
 	int long_size = tep_get_long_size(event->tep);
-	int len = 0;
+	struct tep_format_field *f;
+	unsigned long long loc;
+	unsigned long off, len;
 
-	*data = tep_get_field_raw(s, event, name, record, &len, 1);
-	if (!*data || long_size <= 0)
+	*data = NULL;
+	/* A __data_loc: 16 bits of length and 16 of offset, from the file. */
+	f = ksym_field_val(s, event, record, name, &loc);
+	if (!f)
 		return 0;
+	if ((long_size != 4 && long_size != 8) || f->size != 4 ||
+	    !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		trace_seq_printf(s, "<%s: no array of longs>", name);
+		return 0;
+	}
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += f->offset + f->size;
+	if (off + len > (unsigned long)record->size) {
+		trace_seq_printf(s, "<%s: outside the record>", name);
+		return 0;
+	}
+	*data = (const char *)record->data + off;
 	return len / long_size;
 }
 
@@ -65,8 +106,12 @@ static int ksym_stack_handler(struct trace_seq *s, struct tep_record *record,
 	int i, n;
 
 	(void)context;
-	if (tep_get_field_val(s, event, "nr", record, &nr, 1))
-		return -1;
+	/*
+	 * A field it cannot read is said as such; not -1: libtraceevent would
+	 * then print the record's fields itself, reading past a short record.
+	 */
+	if (!ksym_field_val(s, event, record, "nr", &nr))
+		return 0;
 	n = ksym_get_longs(s, event, record, "ips", &ips);
 	if ((unsigned long long)n > nr)
 		n = (int)nr;
@@ -85,9 +130,9 @@ static int ksym_branches_handler(struct trace_seq *s, struct tep_record *record,
 	int i, n;
 
 	(void)context;
-	if (tep_get_field_val(s, event, "nr", record, &nr, 1) ||
-	    tep_get_field_val(s, event, "source", record, &source, 1))
-		return -1;
+	if (!ksym_field_val(s, event, record, "nr", &nr) ||
+	    !ksym_field_val(s, event, record, "source", &source))
+		return 0;
 	trace_seq_puts(s, source == 1 ? "hardware" :
 			  source == 2 ? "software" : "none");
 	n = ksym_get_longs(s, event, record, "from_to", &ft) / 2;
