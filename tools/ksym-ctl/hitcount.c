@@ -254,3 +254,74 @@ void hitcount_free(struct hitcount *hc)
 	kallsyms_free(&hc->syms);
 	memset(hc, 0, sizeof(*hc));
 }
+
+unsigned long counter_step(unsigned long prev, unsigned long now)
+{
+	/* Gone down: the watch was removed and added again, counting from 0. */
+	return now >= prev ? now - prev : now;
+}
+
+static struct stat_row *row_find(struct stat_row *rows, int nr,
+				 const char *target, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (target_same(rows[i].target, target) &&
+		    (!name || !strcmp(rows[i].name, name)))
+			return &rows[i];
+	return NULL;
+}
+
+/* @r with @hits added to @rows (or its row there grown by @hits). */
+static int row_add(struct stat_row **rows, int *nr, const struct stat_row *r,
+		   unsigned long hits, bool by_name)
+{
+	struct stat_row *row = row_find(*rows, *nr, r->target, by_name ? r->name : NULL);
+
+	if (row) {
+		row->hits += hits;
+		return 0;
+	}
+	row = realloc(*rows, (*nr + 1) * sizeof(*row));
+	if (!row)
+		return -1;
+	*rows = row;
+	row = &row[(*nr)++];
+	*row = *r;
+	row->hits = hits;
+	row->target = strdup(r->target);
+	row->name = strdup(r->name);
+	return row->target && row->name ? 0 : -1;
+}
+
+static int rows_advance(struct stat_row **total, int *nr_total,
+			struct stat_row **interval, int *nr_interval,
+			struct stat_row *now, int nr_now,
+			struct stat_row *prev, int nr_prev, bool by_name)
+{
+	int i;
+
+	for (i = 0; i < nr_now; i++) {
+		const struct stat_row *p = row_find(prev, nr_prev, now[i].target,
+						    by_name ? now[i].name : NULL);
+		unsigned long step = counter_step(p ? p->hits : 0, now[i].hits);
+
+		if (row_add(total, nr_total, &now[i], step, by_name) ||
+		    row_add(interval, nr_interval, &now[i], step, by_name))
+			return -1;
+	}
+	return 0;
+}
+
+int stats_advance(struct ksym_stats *total, struct ksym_stats *interval,
+		  const struct ksym_stats *now, const struct ksym_stats *prev)
+{
+	stats_free(interval);
+	return rows_advance(&total->watch, &total->nr_watch, &interval->watch,
+			    &interval->nr_watch, now->watch, now->nr_watch,
+			    prev->watch, prev->nr_watch, false) ||
+	       rows_advance(&total->caller, &total->nr_caller, &interval->caller,
+			    &interval->nr_caller, now->caller, now->nr_caller,
+			    prev->caller, prev->nr_caller, true) ? -1 : 0;
+}

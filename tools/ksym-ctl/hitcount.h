@@ -69,4 +69,19 @@ int hitcount_stats(const struct hitcount *hc, struct ksym_stats *st);
 
 void hitcount_free(struct hitcount *hc);
 
+/*
+ * Counts that came between two readings of a counter that only grows
+ * unless its watch is removed and added again (by someone else: it then
+ * counts from 0): @now - @prev, or all of @now when it went down.
+ */
+unsigned long counter_step(unsigned long prev, unsigned long now);
+
+/*
+ * One refresh of top: each row of @now (a reading of the counters) less
+ * its row of @prev (the reading before), by counter_step(), into
+ * @interval (emptied first) and added to @total. 0, or -1.
+ */
+int stats_advance(struct ksym_stats *total, struct ksym_stats *interval,
+		  const struct ksym_stats *now, const struct ksym_stats *prev);
+
 #endif

@@ -24,6 +24,7 @@ static const struct {
 	{ "report",	report_main,	"accessors and call paths of a recorded trace.dat" },
 	{ "top",	top_main,	"live table of hits per watch and accessor" },
 	{ "fields",	fields_main,	"members of a variable or type as filter paths (BTF)" },
+	{ "reset",	reset_main,	"remove what killed ksym-ctl runs left behind" },
 };
 
 static void usage(FILE *f)

@@ -12,5 +12,6 @@ int record_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int top_main(int argc, char **argv);
 int fields_main(int argc, char **argv);
+int reset_main(int argc, char **argv);
 
 #endif

@@ -2,11 +2,17 @@
 /*
  * ksym-ctl: the thin tracefs layer (see ksym_tracefs.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,12 +38,30 @@ void ksym_catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Ctrl-\ too: its default would leave the watches and instance. */
+	sigaction(SIGQUIT, &sa, NULL);
 	/*
 	 * A write to COMMAND's start pipe after COMMAND died (a Ctrl-C on the
-	 * terminal reaches it too) must fail with EPIPE, not kill us before
-	 * tracefs is restored. The children reset it before exec.
+	 * terminal reaches it too), or to a stdout whose reader is gone
+	 * (top | head), must fail with EPIPE, not kill us before tracefs is
+	 * restored. The children reset it before exec.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+bool ksym_stdout_failed(void)
+{
+	int err;
+
+	errno = 0;
+	fflush(stdout);
+	err = errno;
+	/* A failed fflush() leaves the flag; a second one would return 0. */
+	if (!ferror(stdout))
+		return false;
+	if (err && err != EPIPE)
+		err_msg("stdout: %s\n", strerror(err));
+	return true;
 }
 
 int ksym_check(void)
@@ -131,36 +155,299 @@ cleanup:
 	return ret;
 }
 
-/* "TARGET[/LEN]:ACCESS[@CPUS]" as the user wrote it -> TARGET. */
-static void spec_target(const char *spec, char *buf, size_t size)
+/*
+ * The state directory: /run/ksym-ctl, or /tmp/ksym-ctl where /run cannot
+ * hold it. Ours only: a directory, not a link, owned by us, not writable
+ * by others (/tmp is everyone's).
+ */
+static const char *state_dir(void)
 {
-	char *p;
+	static const char *const dirs[] = { "/run/ksym-ctl", "/tmp/ksym-ctl" };
+	struct stat st;
+	size_t i;
 
-	snprintf(buf, size, "%s", spec);
-	p = strrchr(buf, ':');
-	if (p && (p[1] == 'r' || p[1] == '-'))
-		*p = '\0';
-	p = strrchr(buf, '/');
-	if (p)
-		*p = '\0';
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (mkdir(dirs[i], 0755) && errno != EEXIST)
+			continue;
+		if (lstat(dirs[i], &st) || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid() || (st.st_mode & 022)) {
+			debug_msg("%s: not a directory of ours\n", dirs[i]);
+			continue;
+		}
+		return dirs[i];
+	}
+	return NULL;
+}
+
+int ksym_state_lock(int how)
+{
+	const char *dir = state_dir();
+	char path[64];
+	int fd;
+
+	if (!dir) {
+		err_msg("no directory for the state of ksym-ctl runs: /run/ksym-ctl and /tmp/ksym-ctl cannot be made ours\n");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		err_msg("%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (flock(fd, how)) {
+		if (errno == EINTR)
+			continue;
+		err_msg("%s: flock: %s\n", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void ksym_state_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* releases the flock */
+}
+
+static char *read_text(const char *path)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = fopen(path, "re"), *out;
+	char buf[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	out = open_memstream(&text, &size);
+	while (out && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(f);
+	if (out)
+		fclose(out);
+	return text;
+}
+
+int ksym_state_load(struct claims *c)
+{
+	const char *dir = state_dir();
+	char path[64], *text, *boot;
+	int ret;
+
+	if (!dir)
+		return -1;
+	snprintf(path, sizeof(path), "%s/state", dir);
+	text = read_text(path);
+	boot = read_text("/proc/sys/kernel/random/boot_id");
+	if (boot)
+		boot[strcspn(boot, "\n")] = '\0';
+	ret = claims_parse(c, text, boot ? boot : "");
+	free(text);
+	free(boot);
+	return ret;
+}
+
+int ksym_state_save(const struct claims *c)
+{
+	const char *dir = state_dir();
+	char path[64], tmp[64], *text = claims_format(c);
+	int fd = -1, ret = -1;
+	size_t len;
+
+	if (!dir || !text)
+		goto out;
+	snprintf(path, sizeof(path), "%s/state", dir);
+	snprintf(tmp, sizeof(tmp), "%s/state.new", dir);
+	/* Whole or not at all: a run killed while writing leaves the old one. */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	len = strlen(text);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) ||
+	    rename(tmp, path)) {
+		err_msg("%s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	return ret;
+}
+
+bool ksym_instance_name(const char *name)
+{
+	return !strncmp(name, "ksym-ctl-", 9);
+}
+
+/* The instance's directory, open (not followed if a link), or -1. */
+static int instance_dir_open(const char *name)
+{
+	const char *tracing = tracefs_tracing_dir();
+	char *path;
+	int fd;
+
+	if (!tracing || strchr(name, '/') ||
+	    asprintf(&path, "%s/instances/%s", tracing, name) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	free(path);
+	return fd;
+}
+
+bool ksym_instance_alive(const char *name, void *unused)
+{
+	int fd = instance_dir_open(name);
+	bool alive;
+
+	(void)unused;
+	if (fd < 0)
+		return false;
+	/* Taken: its run holds it. Free: the run is gone (the kernel let go). */
+	alive = flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK;
+	close(fd);
+	return alive;
+}
+
+int ksym_stale_instances(struct strv *stale)
+{
+	int lock = ksym_state_lock(LOCK_SH), ret;
+
+	if (lock < 0)
+		return -1;
+	ret = ksym_stale_instances_locked(stale);
+	ksym_state_unlock(lock);
+	return ret;
+}
+
+int ksym_stale_instances_locked(struct strv *stale)
+{
+	const char *tracing = tracefs_tracing_dir();
+	char *path = NULL;
+	struct dirent *d;
+	DIR *dp = NULL;
+	int ret = -1;
+
+	if (!tracing || asprintf(&path, "%s/instances", tracing) < 0) {
+		path = NULL;
+		goto out;
+	}
+	dp = opendir(path);
+	if (!dp)
+		goto out;
+	ret = 0;
+	while ((d = readdir(dp)) && !ret)
+		if (ksym_instance_name(d->d_name) &&
+		    !ksym_instance_alive(d->d_name, NULL))
+			ret = strv_add(stale, d->d_name);
+out:
+	if (dp)
+		closedir(dp);
+	free(path);
+	return ret;
+}
+
+/* The line without its comment ("# disarmed: ...") and trailing blanks. */
+static void line_bare(const char *line, char *buf, size_t size)
+{
+	size_t len = strcspn(line, "#");
+
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		len--;
+	snprintf(buf, size, "%.*s", (int)len, line);
+}
+
+/* The bare line of @target in @lines, or "" when it has none. */
+static void target_line(const struct strv *lines, const char *target,
+			char *buf, size_t size)
+{
+	char t[1100];
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < lines->n; i++)
+		if (!filter_line_target(lines->v[i], t, sizeof(t)) &&
+		    target_same(t, target)) {
+			line_bare(lines->v[i], buf, size);
+			return;
+		}
+}
+
+/* What gives @target line @line back ("" : no watch, "TARGET:---"). */
+static void restore_entry(FILE *f, const char *target, const char *line)
+{
+	if (*line)
+		fprintf(f, "%s\n", line);
+	else
+		fprintf(f, "%s:---\n", target);
+}
+
+/* Write the lines of @text (one write, else one at a time). */
+static void filter_write_lines(char *text)
+{
+	char *save = NULL, *e;
+
+	if (!*text || !ksym_filter_write(text))
+		return;
+	/* Someone else changed a watch meanwhile: one at a time. */
+	for (e = strtok_r(text, "\n", &save); e; e = strtok_r(NULL, "\n", &save))
+		ksym_filter_write(e);
+}
+
+/*
+ * A watch of @specs that another run holds with another access: refused
+ * before anything is written (changing it would change what that run
+ * counts). 0, or -1 with a message.
+ */
+static int watch_precheck(struct claims *c, const struct strv *specs,
+			  const char *self)
+{
+	char target[1100], want[8], have[8];
+	struct claim *cl;
+	int i;
+
+	for (i = 0; i < specs->n; i++) {
+		spec_target(specs->v[i], target, sizeof(target));
+		cl = claims_find(c, CLAIM_WATCH, target);
+		if (!cl || !claim_held_by_other(cl, self, ksym_instance_alive, NULL))
+			continue;
+		spec_access(specs->v[i], want, sizeof(want));
+		spec_access(cl->set, have, sizeof(have));
+		if (*want && strcmp(want, have)) {
+			err_msg("%s: %s is watched as '%s' by another ksym-ctl run (%s): runs at once share a watch only as it is\n",
+				specs->v[i], target, cl->set, cl->owners.v[0]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int ksym_session_watch(struct ksym_session *s, const struct strv *specs)
 {
-	struct strv before = { 0 }, after = { 0 };
-	char *text = NULL, *now = NULL, *orig = NULL, target[1100];
-	size_t len = 1;
-	int i, ret = -1;
+	struct strv before = { 0 }, after = { 0 }, mine = { 0 }, mine_before = { 0 },
+		    mine_after = { 0 }, conflicts = { 0 };
+	char *text = NULL, *b_text = NULL, *a_text = NULL, *undo = NULL;
+	char target[1100], bline[1100], aline[1100];
+	const char *self;
+	struct claims c = { 0 };
+	size_t len = 1, undo_size = 0;
+	int i, lock, ret = -1;
+	FILE *f;
 
-	if (!s->orig_filter) {
-		s->orig_filter = ksym_read_file("ksym_trace_filter");
-		if (!s->orig_filter)
-			return -1;
-	}
+	if (!s->inst)
+		return -1;
+	self = tracefs_instance_get_name(s->inst);
+	lock = ksym_state_lock(LOCK_EX);
+	if (lock < 0)
+		return -1;
+	if (ksym_state_load(&c) || watch_precheck(&c, specs, self))
+		goto cleanup;
 	for (i = 0; i < specs->n; i++)
 		len += strlen(specs->v[i]) + 1;
 	text = calloc(1, len);
-	if (!text)
+	b_text = ksym_read_file("ksym_trace_filter");
+	if (!text || !b_text)
 		goto cleanup;
 	for (i = 0; i < specs->n; i++) {
 		strcat(text, specs->v[i]);
@@ -169,64 +456,162 @@ int ksym_session_watch(struct ksym_session *s, const struct strv *specs)
 	}
 	if (ksym_filter_write(text))
 		goto cleanup;
-	s->filter_changed = true;
+	a_text = ksym_read_file("ksym_trace_filter");
+	if (!a_text || split_lines(b_text, &before) || split_lines(a_text, &after))
+		goto cleanup;
 
 	/*
-	 * Which watches are ours: the targets as written, when the kernel
-	 * shows them so, and every line the write added or changed.
+	 * Which watches the write made ours: every line it added, changed or
+	 * removed (under the lock no other ksym-ctl writes), and the targets
+	 * of @specs as the kernel shows them. Those another run holds are
+	 * shared when the write left them as they were, else a conflict.
 	 */
-	now = ksym_read_file("ksym_trace_filter");
-	orig = strdup(s->orig_filter);
-	if (!now || !orig)
-		goto cleanup;
-	split_lines(orig, &before);
-	split_lines(now, &after);
-	for (i = 0; i < after.n; i++) {
-		if (filter_line_target(after.v[i], target, sizeof(target)))
+	for (i = 0; i < after.n + before.n; i++) {
+		const char *line = i < after.n ? after.v[i] : before.v[i - after.n];
+		struct claim *cl;
+
+		if (filter_line_target(line, target, sizeof(target)) ||
+		    strv_find(&mine, target) >= 0 || strv_find(&conflicts, target) >= 0)
 			continue;
-		if (strv_find(&before, after.v[i]) < 0 &&
-		    strv_find(&s->targets, target) < 0)
-			strv_add(&s->targets, target);
+		target_line(&before, target, bline, sizeof(bline));
+		target_line(&after, target, aline, sizeof(aline));
+		if (!strcmp(bline, aline))
+			continue;
+		cl = claims_find(&c, CLAIM_WATCH, target);
+		if (cl && claim_held_by_other(cl, self, ksym_instance_alive, NULL)) {
+			strv_add(&conflicts, target);
+			continue;
+		}
+		if (strv_add(&mine, target) || strv_add(&mine_before, bline) ||
+		    strv_add(&mine_after, aline))
+			goto cleanup;
 	}
 	for (i = 0; i < specs->n; i++) {
-		int j;
-
 		spec_target(specs->v[i], target, sizeof(target));
-		for (j = 0; j < after.n; j++) {
-			char t[1100];
-
-			if (!filter_line_target(after.v[j], t, sizeof(t)) &&
-			    !strcmp(t, target) &&
-			    strv_find(&s->targets, target) < 0)
-				strv_add(&s->targets, target);
-		}
+		target_line(&after, target, aline, sizeof(aline));
+		if (!*aline || strv_find(&mine, target) >= 0 ||
+		    strv_find(&conflicts, target) >= 0)
+			continue;
+		/* As it was: another run's, or the user's own watch. */
+		if (strv_add(&mine, target) || strv_add(&mine_before, aline) ||
+		    strv_add(&mine_after, aline))
+			goto cleanup;
 	}
-	for (i = 0; i < s->targets.n; i++)
-		debug_msg("our watch: %s\n", s->targets.v[i]);
+	if (conflicts.n) {
+		/* Undo the write: theirs as they set them, ours as they were. */
+		f = open_memstream(&undo, &undo_size);
+		if (!f)
+			goto cleanup;
+		for (i = 0; i < conflicts.n; i++) {
+			struct claim *cl = claims_find(&c, CLAIM_WATCH, conflicts.v[i]);
+
+			err_msg("%s is watched as '%s' by another ksym-ctl run (%s): runs at once share a watch only as it is\n",
+				conflicts.v[i], cl->set, cl->owners.v[0]);
+			restore_entry(f, conflicts.v[i], cl->set);
+		}
+		for (i = 0; i < mine.n; i++)
+			if (strcmp(mine_before.v[i], mine_after.v[i]))
+				restore_entry(f, mine.v[i], mine_before.v[i]);
+		fclose(f);
+		filter_write_lines(undo);
+		goto cleanup;
+	}
+	for (i = 0; i < mine.n; i++) {
+		if (claims_take(&c, CLAIM_WATCH, mine.v[i], mine_before.v[i],
+				mine_after.v[i], self, ksym_instance_alive, NULL))
+			goto cleanup;
+		if (strv_find(&s->targets, mine.v[i]) < 0 &&
+		    strv_add(&s->targets, mine.v[i]))
+			goto cleanup;
+		debug_msg("our watch: %s (was '%s', now '%s')\n", mine.v[i],
+			  mine_before.v[i], mine_after.v[i]);
+	}
+	s->filter_changed = true;
+	if (ksym_state_save(&c))
+		goto cleanup;
 	ret = 0;
 cleanup:
+	ksym_state_unlock(lock);
+	claims_free(&c);
 	free(text);
-	free(now);
-	free(orig);
+	free(b_text);
+	free(a_text);
+	free(undo);
 	strv_free(&before);
 	strv_free(&after);
+	strv_free(&mine);
+	strv_free(&mine_before);
+	strv_free(&mine_after);
+	strv_free(&conflicts);
+	return ret;
+}
+
+int ksym_session_create(struct ksym_session *s, const char *what)
+{
+	char name[96];
+	int lock, try, ret = -1;
+
+	if (s->inst)
+		return 0;
+	/* Made and locked under the state lock: nobody sees it unlocked. */
+	lock = ksym_state_lock(LOCK_EX);
+	if (lock < 0)
+		return -1;
+	for (try = 0; try < 16 && !s->inst; try++) {
+		unsigned int r;
+
+		/*
+		 * The PID alone is not unique: in PID namespaces, and once a
+		 * killed run's PID is recycled.
+		 */
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+			r = (unsigned int)time(NULL) ^ ((unsigned int)getpid() << 16) ^
+			    (unsigned int)try * 2654435761u;
+		snprintf(name, sizeof(name), "ksym-ctl-%s-%d-%08x", what,
+			 (int)getpid(), r);
+		s->inst = tracefs_instance_create(name);
+		if (!s->inst) {
+			err_msg("cannot create instance %s: %s\n", name, strerror(errno));
+			goto out;
+		}
+		if (!tracefs_instance_is_new(s->inst)) {
+			/* Someone else's: leave it be, take another name. */
+			debug_msg("instance %s exists already\n", name);
+			tracefs_instance_free(s->inst);
+			s->inst = NULL;
+		}
+	}
+	if (!s->inst) {
+		err_msg("cannot create an instance of a new name\n");
+		goto out;
+	}
+	debug_msg("instance %s\n", name);
+	s->inst_lock = instance_dir_open(name);
+	if (s->inst_lock < 0 || flock(s->inst_lock, LOCK_EX | LOCK_NB)) {
+		err_msg("%s: cannot lock its directory: %s\n", name, strerror(errno));
+		goto out;
+	}
+	/* Nothing is recorded until ksym_session_instance() says so. */
+	if (tracefs_trace_off(s->inst)) {
+		err_msg("%s: cannot turn tracing_on off\n", name);
+		goto out;
+	}
+	ret = 0;
+out:
+	ksym_state_unlock(lock);
 	return ret;
 }
 
 int ksym_session_instance(struct ksym_session *s, const char *what,
 			  bool tracing_on, bool tracer)
 {
-	char name[64];
+	const char *name;
 
-	snprintf(name, sizeof(name), "ksym-ctl-%s-%d", what, (int)getpid());
-	s->inst = tracefs_instance_create(name);
-	if (!s->inst) {
-		err_msg("cannot create instance %s: %s\n", name, strerror(errno));
+	if (ksym_session_create(s, what))
 		return -1;
-	}
-	debug_msg("instance %s\n", name);
-	if (!tracing_on && tracefs_trace_off(s->inst)) {
-		err_msg("%s: cannot turn tracing_on off\n", name);
+	name = tracefs_instance_get_name(s->inst);
+	if (tracing_on && tracefs_trace_on(s->inst)) {
+		err_msg("%s: cannot turn tracing_on on\n", name);
 		return -1;
 	}
 	/*
@@ -263,32 +648,46 @@ bool ksym_session_has_option(struct ksym_session *s, const char *opt)
 	return tracefs_file_exists(s->inst, file);
 }
 
-int ksym_session_save_option(struct ksym_session *s, const char *opt)
+int ksym_session_save_option(struct ksym_session *s, const char *opt, bool on)
 {
-	char file[128];
-	long long was;
+	struct claims c = { 0 };
+	char file[128], was[24];
+	long long val;
+	int lock, ret = -1;
 
 	snprintf(file, sizeof(file), "options/%s", opt);
 	if (!tracefs_file_exists(s->inst, file)) {
 		err_msg("this kernel has no tracer option %s\n", opt);
 		return -1;
 	}
-	if (tracefs_instance_file_read_number(s->inst, file, &was)) {
-		err_msg("cannot read %s\n", file);
+	if (strv_find(&s->opts, opt) >= 0)
+		return 0;
+	lock = ksym_state_lock(LOCK_EX);
+	if (lock < 0)
 		return -1;
+	if (tracefs_instance_file_read_number(s->inst, file, &val)) {
+		err_msg("cannot read %s\n", file);
+		goto out;
 	}
-	if (s->nr_opts < KSYM_MAX_OPTS) {
-		s->opt_name[s->nr_opts] = strdup(opt);
-		s->opt_was[s->nr_opts++] = was;
-	}
-	return 0;
+	/* The options are the tracer's, shared by every instance: claimed. */
+	snprintf(was, sizeof(was), "%lld", val);
+	if (ksym_state_load(&c) ||
+	    claims_take(&c, CLAIM_OPTION, opt, was, on ? "1" : "0",
+			tracefs_instance_get_name(s->inst), ksym_instance_alive, NULL) ||
+	    strv_add(&s->opts, opt) || ksym_state_save(&c))
+		goto out;
+	ret = 0;
+out:
+	claims_free(&c);
+	ksym_state_unlock(lock);
+	return ret;
 }
 
 int ksym_session_option(struct ksym_session *s, const char *opt, bool on)
 {
 	char file[128];
 
-	if (ksym_session_save_option(s, opt))
+	if (ksym_session_save_option(s, opt, on))
 		return -1;
 	snprintf(file, sizeof(file), "options/%s", opt);
 	if (tracefs_instance_file_write(s->inst, file, on ? "1" : "0") < 0) {
@@ -299,42 +698,137 @@ int ksym_session_option(struct ksym_session *s, const char *opt, bool on)
 	return 0;
 }
 
-/* Give the watches of s->targets back the lines they had, or remove them. */
-static void restore_filter(struct ksym_session *s)
+/*
+ * Put back what the claims of @freed had before: the watches' lines (or
+ * none), the options' values. For ksym_session_restore() and reset.
+ */
+static void restore_claims(const struct claims *freed)
 {
-	char *text, *now;
+	char *text = NULL, file[128];
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	int i;
 
-	text = filter_restore_text(s->orig_filter, &s->targets);
-	if (!text)
-		return;
-	debug_msg("restore: %d watch(es) of ours, writing '%s'\n", s->targets.n, text);
-	if (*text && ksym_filter_write(text)) {
-		/* Someone else changed a watch meanwhile: one at a time. */
-		char *save = NULL, *e;
+	for (i = 0; i < freed->n; i++) {
+		const struct claim *cl = &freed->v[i];
 
-		/* Lines, not blanks: a cast holds a blank. */
-		for (e = strtok_r(text, "\n", &save); e; e = strtok_r(NULL, "\n", &save))
-			ksym_filter_write(e);
+		if (cl->kind == CLAIM_OPTION) {
+			snprintf(file, sizeof(file), "options/%s", cl->key);
+			debug_msg("restore: %s <- %s\n", file, cl->orig);
+			if (*cl->orig && tracefs_instance_file_write(NULL, file, cl->orig) < 0)
+				err_msg("cannot restore %s: %s\n", file, strerror(errno));
+		} else if (f) {
+			restore_entry(f, cl->key, cl->orig);
+		}
 	}
-	now = ksym_read_file("ksym_trace_filter");
-	if (now && strcmp(now, s->orig_filter))
-		debug_msg("watch set after restore differs:\n%s", now);
-	free(now);
+	if (!f)
+		return;
+	fclose(f);
+	debug_msg("restore: writing '%s'\n", text);
+	filter_write_lines(text);
 	free(text);
+}
+
+/*
+ * Drop the session's claims: the watches and options that no other run
+ * holds get back what they had before the first run claimed them.
+ */
+static void release_claims(struct ksym_session *s)
+{
+	struct claims c = { 0 }, freed = { 0 };
+	int lock = ksym_state_lock(LOCK_EX);
+
+	if (lock < 0)
+		return;
+	if (!ksym_state_load(&c) &&
+	    !claims_release(&c, tracefs_instance_get_name(s->inst),
+			    ksym_instance_alive, NULL, &freed)) {
+		restore_claims(&freed);
+		ksym_state_save(&c);
+	}
+	ksym_state_unlock(lock);
+	claims_free(&c);
+	claims_free(&freed);
+}
+
+int ksym_reset_claims_locked(struct strv *done)
+{
+	struct claims c = { 0 }, freed = { 0 }, back = { 0 };
+	char *filter = NULL, line[1100], file[128];
+	struct strv lines = { 0 };
+	int i, ret = -1;
+
+	filter = ksym_read_file("ksym_trace_filter");
+	if (!filter || split_lines(filter, &lines) || ksym_state_load(&c) ||
+	    claims_release(&c, NULL, ksym_instance_alive, NULL, &freed))
+		goto out;
+	for (i = 0; i < freed.n; i++) {
+		struct claim *cl = &freed.v[i];
+		char *now = NULL;
+		long long val;
+
+		/* What the killed run set is still there: put back the original. */
+		if (cl->kind == CLAIM_WATCH) {
+			target_line(&lines, cl->key, line, sizeof(line));
+		} else {
+			snprintf(file, sizeof(file), "options/%s", cl->key);
+			if (!tracefs_instance_file_read_number(NULL, file, &val) &&
+			    asprintf(&now, "%lld", val) < 0)
+				now = NULL;
+			snprintf(line, sizeof(line), "%s", now ? now : "");
+			free(now);
+		}
+		if (strcmp(line, cl->set)) {
+			debug_msg("reset: %s changed since ('%s', was set '%s'): left\n",
+				  cl->key, line, cl->set);
+			continue;
+		}
+		if (asprintf(&now, "%s %s: '%s' -> '%s'",
+			     cl->kind == CLAIM_WATCH ? "watch" : "option", cl->key,
+			     cl->set, *cl->orig ? cl->orig :
+			     cl->kind == CLAIM_WATCH ? "(none)" : "") >= 0) {
+			strv_add(done, now);
+			free(now);
+		}
+		/* Moved over: @back now owns its strings. */
+		{
+			struct claim *v = realloc(back.v, (back.n + 1) * sizeof(*v));
+
+			if (!v)
+				goto out;
+			back.v = v;
+			back.v[back.n++] = *cl;
+			memset(cl, 0, sizeof(*cl));
+		}
+	}
+	restore_claims(&back);
+	ret = ksym_state_save(&c);
+out:
+	claims_free(&c);
+	claims_free(&freed);
+	claims_free(&back);
+	strv_free(&lines);
+	free(filter);
+	return ret;
 }
 
 unsigned long ksym_session_lost(struct ksym_session *s)
 {
 	unsigned long lost = 0;
-	char file[64];
-	int cpu;
+	char *dir, file[300];
+	struct dirent *d;
+	DIR *dp;
 
-	for (cpu = 0; cpu < 4096; cpu++) {
+	/* Every CPU's, whatever their numbers (possible CPU ids may have holes). */
+	dir = tracefs_instance_get_file(s->inst, "per_cpu");
+	dp = dir ? opendir(dir) : NULL;
+	while (dp && (d = readdir(dp))) {
 		char *text, *p;
 
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-		if (!tracefs_file_exists(s->inst, file))
-			break;
+		if (strncmp(d->d_name, "cpu", 3) || !d->d_name[3] ||
+		    strspn(d->d_name + 3, "0123456789") != strlen(d->d_name + 3))
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/%s/stats", d->d_name);
 		text = tracefs_instance_file_read(s->inst, file, NULL);
 		if (!text)
 			continue;
@@ -346,6 +840,9 @@ unsigned long ksym_session_lost(struct ksym_session *s)
 			lost += strtoul(p + 15, NULL, 10);
 		free(text);
 	}
+	if (dp)
+		closedir(dp);
+	tracefs_put_tracing_file(dir);
 	return lost;
 }
 
@@ -596,18 +1093,8 @@ void ksym_session_clear_triggers(struct ksym_session *s)
 
 void ksym_session_restore(struct ksym_session *s)
 {
-	int i;
-
 	if (s->inst) {
-		char file[128];
-
 		ksym_session_clear_triggers(s);
-
-		for (i = s->nr_opts - 1; i >= 0; i--) {
-			snprintf(file, sizeof(file), "options/%s", s->opt_name[i]);
-			tracefs_instance_file_write(s->inst, file,
-						    s->opt_was[i] ? "1" : "0");
-		}
 		tracefs_tracer_clear(s->inst);
 		/* The instance goes, but should it stay (busy), it filters nothing. */
 		if (s->pids_set) {
@@ -615,6 +1102,10 @@ void ksym_session_restore(struct ksym_session *s)
 			tracefs_option_disable(s->inst, TRACEFS_OPTION_EVENT_FORK);
 			s->pids_set = false;
 		}
+		debug_msg("restore: %d watch(es) and %d option(s) claimed\n",
+			  s->filter_changed ? s->targets.n : 0, s->opts.n);
+		if (s->filter_changed || s->opts.n)
+			release_claims(s);
 		if (tracefs_instance_exists(tracefs_instance_get_name(s->inst)) &&
 		    tracefs_instance_destroy(s->inst))
 			err_msg("cannot remove instance %s: %s\n",
@@ -622,15 +1113,12 @@ void ksym_session_restore(struct ksym_session *s)
 		tracefs_instance_free(s->inst);
 		s->inst = NULL;
 	}
-	for (i = 0; i < s->nr_opts; i++)
-		free(s->opt_name[i]);
-	s->nr_opts = 0;
-	debug_msg("restore: filter %s\n", s->filter_changed ? "changed" : "unchanged");
-	if (s->filter_changed)
-		restore_filter(s);
+	/* Gone with the instance: the lock tells others this run is over. */
+	if (s->inst_lock >= 0)
+		close(s->inst_lock);
+	s->inst_lock = -1;
 	s->filter_changed = false;
-	free(s->orig_filter);
-	s->orig_filter = NULL;
+	strv_free(&s->opts);
 	strv_free(&s->targets);
 	strv_free(&s->triggers);
 	s->nr_triggers_set = 0;
@@ -689,11 +1177,42 @@ int ksym_cmd_wait(struct ksym_cmd *cmd)
 	return ksym_cmd_wait_tick(cmd, NULL, NULL, 0);
 }
 
+/*
+ * A descriptor that becomes readable when @pid exits (pidfd_open, Linux
+ * 5.3), or -1.
+ */
+static int pid_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 int ksym_cmd_wait_tick(struct ksym_cmd *cmd, void (*tick)(void *), void *arg,
 		       long ms)
 {
-	int status;
+	sigset_t block, old;
+	struct timespec ts;
+	struct pollfd pfd;
+	int status, ret = 127;
 
+	/*
+	 * The signals we forward are blocked but while ppoll() waits, which
+	 * unblocks them atomically: one that comes after the ksym_last_sig
+	 * test interrupts the wait instead of waiting for COMMAND's end.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	pfd.fd = pid_fd(cmd->pid);
+	pfd.events = POLLIN;
 	for (;;) {
 		pid_t r;
 
@@ -703,27 +1222,30 @@ int ksym_cmd_wait_tick(struct ksym_cmd *cmd, void (*tick)(void *), void *arg,
 			kill(cmd->pid, ksym_last_sig);
 			ksym_last_sig = 0;
 		}
-		r = waitpid(cmd->pid, &status, tick ? WNOHANG : 0);
+		r = waitpid(cmd->pid, &status, WNOHANG);
 		if (r == cmd->pid)
 			break;
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (!r && tick) {
-			struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-			tick(arg);
-			nanosleep(&ts, NULL);
-			continue;
+		if (r < 0 && errno != EINTR) {
+			err_msg("waitpid: %s\n", strerror(errno));
+			goto out;
 		}
-		err_msg("waitpid: %s\n", strerror(errno));
-		return 127;
+		/* Without a pidfd, look again every 10 ms. */
+		ts.tv_sec = tick ? ms / 1000 : pfd.fd >= 0 ? 3600 : 0;
+		ts.tv_nsec = tick ? (ms % 1000) * 1000000L : pfd.fd >= 0 ? 0 : 10000000L;
+		if (!ppoll(pfd.fd >= 0 ? &pfd : NULL, pfd.fd >= 0 ? 1 : 0, &ts, &old) &&
+		    tick)
+			tick(arg);
 	}
 	cmd->pid = -1;
 	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 127;
+		ret = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		ret = 128 + WTERMSIG(status);
+out:
+	if (pfd.fd >= 0)
+		close(pfd.fd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }
 
 void ksym_cmd_abort(struct ksym_cmd *cmd)

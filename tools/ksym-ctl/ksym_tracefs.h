@@ -14,19 +14,20 @@
 #include <stdbool.h>
 #include <tracefs.h>
 
+#include "claims.h"
 #include "hitcount.h"
 #include "utils.h"
 
-#define KSYM_MAX_OPTS	4
-
 struct ksym_session {
 	struct tracefs_instance	*inst;		/* created by us, or NULL */
-	char			*orig_filter;	/* the watch set before */
+	/*
+	 * The instance's directory, open and flock()ed while we run: others
+	 * tell a run that is gone (killed) from one that is not by it.
+	 */
+	int			inst_lock;
 	struct strv		targets;	/* targets of our watches */
-	bool			filter_changed;
-	int			nr_opts;	/* tracer options we set */
-	char			*opt_name[KSYM_MAX_OPTS];
-	bool			opt_was[KSYM_MAX_OPTS];
+	bool			filter_changed;	/* watches claimed */
+	struct strv		opts;		/* tracer options claimed */
 	/*
 	 * -p: the TIDs ksym_session_instance() writes to the instance's
 	 * set_event_pid (with options/event-fork on) before it arms; NULL:
@@ -42,11 +43,23 @@ struct ksym_session {
 	int			nr_triggers_set;
 };
 
-/* Set by the handler of SIGINT, SIGTERM and SIGHUP. */
+#define KSYM_SESSION_INIT	{ .inst_lock = -1 }
+
+/* Set by the handler of SIGINT, SIGTERM, SIGHUP and SIGQUIT. */
 extern volatile sig_atomic_t ksym_stop;
 
-/* Catch SIGINT, SIGTERM, SIGHUP (sets ksym_stop; no SA_RESTART). */
+/*
+ * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT (sets ksym_stop; no
+ * SA_RESTART), ignore SIGPIPE (a closed stdout is seen by ferror()).
+ */
 void ksym_catch_signals(void);
+
+/*
+ * Whether what was printed on stdout did not all get out (flushed here): a
+ * reader that is gone (EPIPE: SIGPIPE is ignored) or another write error,
+ * which is said on stderr.
+ */
+bool ksym_stdout_failed(void);
 
 /*
  * tracefs mounted, the ksym tracer in this kernel, allowed to write it:
@@ -69,13 +82,54 @@ char *ksym_read_file(const char *file);
  */
 int ksym_filter_write(const char *text);
 
-/* Add (or change) watches for @specs in one all-or-nothing write. */
+/*
+ * The state of the ksym-ctl runs (claims.h) lives in /run/ksym-ctl, or in
+ * /tmp/ksym-ctl where /run cannot hold it, under a lock:
+ * ksym_state_lock(LOCK_EX or LOCK_SH) returns the lock's descriptor, or -1
+ * with a message; ksym_state_unlock() releases it.
+ */
+int ksym_state_lock(int how);
+void ksym_state_unlock(int fd);
+/* The claims, under the lock; 0 or -1. */
+int ksym_state_load(struct claims *c);
+int ksym_state_save(const struct claims *c);
+
+/*
+ * Whether the run that made instance @name is still there: the instance
+ * exists and its directory is flock()ed (by the run, for as long as it
+ * runs). Holds across PID namespaces and recycled PIDs. For claims.h.
+ */
+bool ksym_instance_alive(const char *name, void *unused);
+
+/* Whether @name is the name of an instance of ksym-ctl's. */
+bool ksym_instance_name(const char *name);
+
+/*
+ * The instances of ksym-ctl runs that are gone (killed: kill -9, a crash)
+ * into @stale, under the state lock (_locked: the caller holds it); 0 or
+ * -1.
+ */
+int ksym_stale_instances(struct strv *stale);
+int ksym_stale_instances_locked(struct strv *stale);
+
+/*
+ * Create the session's instance, "ksym-ctl-WHAT-PID-RANDOM", new (another
+ * name is tried when one exists), and lock it (inst_lock), tracing off.
+ */
+int ksym_session_create(struct ksym_session *s, const char *what);
+
+/*
+ * Add (or change) watches for @specs in one all-or-nothing write, and
+ * claim them (ksym_session_create() first). A watch another running
+ * ksym-ctl holds is shared when @specs asks for it as it is, and refused
+ * (nothing changes) when they would change it.
+ */
 int ksym_session_watch(struct ksym_session *s, const struct strv *specs);
 
 /*
- * Create an instance of our own ("ksym-ctl-WHAT-PID"), with tracing_on as
- * asked, and with @tracer make the ksym tracer current in it: that arms the
- * watches (returns when they are armed).
+ * With @tracing_on as asked, -p's set_event_pid written, and with @tracer
+ * the ksym tracer made current in the session's instance (created if it
+ * is not yet): that arms the watches (returns when they are armed).
  */
 int ksym_session_instance(struct ksym_session *s, const char *what,
 			  bool tracing_on, bool tracer);
@@ -86,8 +140,11 @@ int ksym_session_instance(struct ksym_session *s, const char *what,
  */
 int ksym_session_option(struct ksym_session *s, const char *opt, bool on);
 
-/* Remember tracer option @opt's value, to restore it at the end. */
-int ksym_session_save_option(struct ksym_session *s, const char *opt);
+/*
+ * Claim tracer option @opt, which will be @on (trace-cmd -O sets it): its
+ * value is put back when the last run that claimed it ends.
+ */
+int ksym_session_save_option(struct ksym_session *s, const char *opt, bool on);
 
 /* Whether options/@opt exists in the session's instance. */
 bool ksym_session_has_option(struct ksym_session *s, const char *opt);
@@ -145,14 +202,21 @@ void ksym_session_clear_triggers(struct ksym_session *s);
 /* The ksym tracer leaves the session's instance: disarms, if ours only. */
 void ksym_session_disarm(struct ksym_session *s);
 
+/*
+ * ksym-ctl reset, under the state lock: the claims of runs that are gone
+ * get back their originals where what the run set is still there (else
+ * they are only forgotten); one line a change in @done. 0 or -1.
+ */
+int ksym_reset_claims_locked(struct strv *done);
+
 /* Undo everything the session did; safe to call more than once. */
 void ksym_session_restore(struct ksym_session *s);
 
 /*
  * COMMAND runs the way perf stat runs it: ksym_cmd_fork() forks the child,
  * which waits until ksym_cmd_start() lets it exec (so ksym-ctl's own fork
- * is not traced); ksym_cmd_wait() waits for it, forwarding SIGINT, SIGTERM
- * and SIGHUP, and returns its exit status as a shell shows it (128 + signal
+ * is not traced); ksym_cmd_wait() waits for it, forwarding SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT, and returns its exit status as a shell shows it (128 + signal
  * when killed, 127 when it could not run). ksym_cmd_abort() ends a child
  * that was never started.
  */

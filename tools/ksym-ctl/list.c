@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 
 #include "ksym-ctl.h"
 #include "ksym_tracefs.h"
@@ -16,11 +17,39 @@ static void list_usage(FILE *f)
 		"usage: ksym-ctl list [--json]\n"
 		"\n"
 		"One line per watch, in the canonical form that 'ksym-ctl watch' accepts\n"
-		"back, with the hits counted since it was added (while armed).\n"
+		"back, with the hits counted since it was added (while armed). What a\n"
+		"ksym-ctl run that is gone (killed) left behind is pointed out on stderr:\n"
+		"'ksym-ctl reset' removes it.\n"
 		"\n"
 		"examples:\n"
 		"  ksym-ctl list\n"
 		"  ksym-ctl list --json\n");
+}
+
+/*
+ * What runs that are gone left (ksym-ctl reset removes it): their instances,
+ * and the watches and options only they held.
+ */
+static void list_leftovers(void)
+{
+	struct strv stale = { 0 };
+	struct claims c = { 0 };
+	int i, lock;
+
+	if (!ksym_stale_instances(&stale))
+		for (i = 0; i < stale.n; i++)
+			fprintf(stderr, "ksym-ctl list: stale instance %s of a run that is gone: ksym-ctl reset\n",
+				stale.v[i]);
+	lock = ksym_state_lock(LOCK_SH);
+	if (lock >= 0 && !ksym_state_load(&c))
+		for (i = 0; i < c.n; i++)
+			if (!claim_held_by_other(&c.v[i], NULL, ksym_instance_alive, NULL))
+				fprintf(stderr, "ksym-ctl list: %s %s was set to '%s' by a run that is gone: ksym-ctl reset puts back '%s'\n",
+					c.v[i].kind == CLAIM_WATCH ? "watch" : "option",
+					c.v[i].key, c.v[i].set, c.v[i].orig);
+	ksym_state_unlock(lock);
+	claims_free(&c);
+	strv_free(&stale);
 }
 
 int list_main(int argc, char **argv)
@@ -84,7 +113,8 @@ int list_main(int argc, char **argv)
 	}
 	if (json)
 		printf("%s]\n", lines.n ? "\n" : "");
-	ret = 0;
+	ret = ksym_stdout_failed() ? 1 : 0;
+	list_leftovers();
 cleanup:
 	free(filter);
 	free(watches);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,8 +37,10 @@ static void record_usage(FILE *f)
 		"COMMAND: until Ctrl-C, or until the tasks exit), in a tracefs instance of\n"
 		"its own, into FILE (default ./ksym.dat), a trace.dat that trace-cmd\n"
 		"report, KernelShark and 'ksym-ctl report' open. Ends with one line: hits\n"
-		"recorded, events lost. tracefs is left as it was found, also on SIGINT.\n"
-		"Exit status: COMMAND's (0 without one).\n"
+		"recorded, events lost. tracefs is left as it was found, also on SIGINT,\n"
+		"SIGTERM, SIGHUP and SIGQUIT (trace-cmd is stopped even if ksym-ctl is\n"
+		"killed; 'ksym-ctl reset' removes what a killed run left). Exit status:\n"
+		"COMMAND's (0 without one).\n"
 		"\n"
 		"options:\n"
 		"  -o, --output FILE   trace.dat to write (default ksym.dat)\n"
@@ -95,6 +98,7 @@ static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
 			   const char *remote, const char *dir,
 			   const char *stack, bool regs, bool branches)
 {
+	pid_t parent = getpid();
 	char *argv[16];
 	int n = 0;
 
@@ -130,6 +134,13 @@ static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
 		return -1;
 	}
 	if (!*pid) {
+		/*
+		 * ksym-ctl killed (kill -9, a crash): trace-cmd is stopped as
+		 * ksym-ctl would stop it, and writes its file. Should ksym-ctl
+		 * be gone already, the signal would never come.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGINT) || getppid() != parent)
+			_exit(127);
 		setpgid(0, 0);
 		/*
 		 * trace-cmd 3.1 writes empty per-CPU files for the top instance
@@ -139,6 +150,7 @@ static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
 		if (chdir(dir))
 			_exit(127);
 		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
@@ -514,7 +526,7 @@ int record_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct ksym_session s = { 0 };
+	struct ksym_session s = KSYM_SESSION_INIT;
 	struct ksym_cmd cmd = { .pid = -1, .go_fd = -1 };
 	struct ksym_scope scope = { 0 };
 	struct strv specs = { 0 };
@@ -616,11 +628,12 @@ int record_main(int argc, char **argv)
 	 * stays); the tracer options are global, so their values are saved
 	 * here and restored at the end.
 	 */
-	if ((specs.n && ksym_session_watch(&s, &specs)) ||
+	if (ksym_session_create(&s, "record") ||
+	    (specs.n && ksym_session_watch(&s, &specs)) ||
 	    ksym_session_instance(&s, "record", false, false) ||
-	    (stack && ksym_session_save_option(&s, stack_opt(&s))) ||
-	    (regs && ksym_session_save_option(&s, "ksym-regs")) ||
-	    (branches && ksym_session_save_option(&s, "ksym-branches")) ||
+	    (stack && ksym_session_save_option(&s, stack_opt(&s), true)) ||
+	    (regs && ksym_session_save_option(&s, "ksym-regs", true)) ||
+	    (branches && ksym_session_save_option(&s, "ksym-branches", true)) ||
 	    trace_cmd_start(&tc, tracefs_instance_get_name(s.inst), path,
 			    remote, dir, stack ? stack_opt(&s) : NULL, regs,
 			    branches) ||

@@ -28,8 +28,10 @@ static void stat_usage(FILE *f)
 		"runs (ksym-ctl's own fork is not counted; other tasks' accesses are:\n"
 		"a watch sees the whole system, unless -p or -C narrow it). With -p and\n"
 		"no COMMAND: until Ctrl-C, or until the tasks exit. The watch set, tracer\n"
-		"and options are left as they were found, also on SIGINT. Exit status:\n"
-		"COMMAND's (0 without one).\n"
+		"and options are left as they were found, also on SIGINT, SIGTERM, SIGHUP\n"
+		"and SIGQUIT; a watch another ksym-ctl run holds is shared, and left to\n"
+		"it (man ksym-ctl, CONCURRENCY). Exit status: COMMAND's (0 without one),\n"
+		"1 when the counts cannot be read.\n"
 		"\n"
 		"Without -p the kernel's counters are read (trace_stat, nothing is\n"
 		"recorded); with -p ksym-ctl's instance records the hits of those tasks\n"
@@ -58,11 +60,12 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The kernel's counters now; -1 when they cannot be read. */
 static int read_stats(struct ksym_stats *st)
 {
-	char *w = ksym_read_file("trace_stat/ksym_tracer");
-	char *c = ksym_read_file("trace_stat/ksym_callers");
-	int ret = stats_parse(st, w, c);
+	char *w = tracefs_instance_file_read(NULL, "trace_stat/ksym_tracer", NULL);
+	char *c = tracefs_instance_file_read(NULL, "trace_stat/ksym_callers", NULL);
+	int ret = w && c ? stats_parse(st, w, c) : -1;
 
 	free(w);
 	free(c);
@@ -104,7 +107,7 @@ int stat_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct ksym_session s = { 0 };
+	struct ksym_session s = KSYM_SESSION_INIT;
 	struct ksym_stats before = { 0 }, after = { 0 };
 	struct ksym_cmd cmd = { .pid = -1, .go_fd = -1 };
 	struct ksym_count kc = { 0 };
@@ -149,7 +152,7 @@ int stat_main(int argc, char **argv)
 	 * Counting only (tracing off) reads the kernel's counters; -p records
 	 * the tasks' hits in the instance and counts them from its buffer.
 	 */
-	if (ksym_session_watch(&s, &specs) ||
+	if (ksym_session_create(&s, "stat") || ksym_session_watch(&s, &specs) ||
 	    (pids ? ksym_count_open(&kc, &s) : read_stats(&before)) ||
 	    ksym_session_instance(&s, "stat", pids != NULL, true) || ksym_stop) {
 		ksym_cmd_abort(&cmd);
@@ -177,7 +180,10 @@ int stat_main(int argc, char **argv)
 	/* Disarm (the tracer leaves our instance) before reading. */
 	ksym_session_disarm(&s);
 	if (pids ? hitcount_stats(&kc.hc, &after) : read_stats(&after)) {
-		err_msg("cannot read trace_stat/ksym_tracer\n");
+		err_msg("cannot read the counters (trace_stat/ksym_tracer, ksym_callers): no counts\n");
+		/* An error, whatever COMMAND's status: nothing was counted. */
+		if (!status)
+			status = 1;
 		goto cleanup;
 	}
 	stats_sub(&after, &before);
@@ -214,6 +220,8 @@ int stat_main(int argc, char **argv)
 		if (pids)
 			ksym_count_notes(stdout, &kc, lost, 0);
 	}
+	if (ksym_stdout_failed() && !status)
+		status = 1;
 cleanup:
 	ksym_session_restore(&s);
 	ksym_count_close(&kc);

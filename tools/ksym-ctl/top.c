@@ -4,8 +4,12 @@
  * kernel's counters (trace_stat), refreshed every few seconds. The watches
  * are armed by an instance of our own with the ksym tracer current and
  * tracing off (counting only); everything is put back on exit or SIGINT.
+ * The counters are read, not reset: the intervals are the differences of
+ * two readings, and a counter that went down (its watch removed and added
+ * again by someone else) counts from 0.
  */
 #include <getopt.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,7 +30,9 @@ static void top_usage(FILE *f)
 		"per accessing function: since the start, and in the last interval. On a\n"
 		"terminal the screen is redrawn until Ctrl-C; with -n it ends after N\n"
 		"refreshes and prints plain text, one table after another. With -p it\n"
-		"also ends when the tasks have exited.\n"
+		"also ends when the tasks have exited; it also ends when its output's\n"
+		"reader is gone (top | head). The counters are not reset: another\n"
+		"ksym-ctl run may share the watches (man ksym-ctl, CONCURRENCY).\n"
 		"\n"
 		"options:\n"
 		"  -d, --delay SECONDS     refresh interval (e.g. 1, 0.5, 250ms)\n"
@@ -42,9 +48,9 @@ static void top_usage(FILE *f)
 
 static int read_stats(struct ksym_stats *st)
 {
-	char *w = ksym_read_file("trace_stat/ksym_tracer");
-	char *c = ksym_read_file("trace_stat/ksym_callers");
-	int ret = stats_parse(st, w, c);
+	char *w = tracefs_instance_file_read(NULL, "trace_stat/ksym_tracer", NULL);
+	char *c = tracefs_instance_file_read(NULL, "trace_stat/ksym_callers", NULL);
+	int ret = w && c ? stats_parse(st, w, c) : -1;
 
 	free(w);
 	free(c);
@@ -55,10 +61,21 @@ static int read_stats(struct ksym_stats *st)
  * One interval: with -p, the entries of the instance's buffer are taken
  * out every 100 ms meanwhile (a busy watch would fill it up).
  */
+/*
+ * Whether stdout is a pipe or socket whose reader is gone (top | head):
+ * then top ends at once, not at its next refresh.
+ */
+static bool reader_gone(void)
+{
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = 0 };
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLERR | POLLHUP));
+}
+
 static void top_sleep(long ms, struct ksym_count *kc)
 {
-	while (!ksym_stop && ms > 0) {
-		long step = kc && ms > 100 ? 100 : ms;
+	while (!ksym_stop && ms > 0 && !reader_gone()) {
+		long step = ms > 100 ? 100 : ms;
 		struct timespec ts = { step / 1000, (step % 1000) * 1000000L };
 
 		while (!ksym_stop && nanosleep(&ts, &ts))
@@ -90,8 +107,9 @@ static unsigned long caller_hits(const struct ksym_stats *st, const char *t,
 	return 0;
 }
 
-static void print_table(FILE *f, const struct ksym_stats *now,
-			const struct ksym_stats *prev, const struct strv *targets,
+/* @total: since top started, @interval: since the refresh before. */
+static void print_table(FILE *f, const struct ksym_stats *total,
+			const struct ksym_stats *interval, const struct strv *targets,
 			int iter, int iters, double delay)
 {
 	int i, j;
@@ -103,26 +121,23 @@ static void print_table(FILE *f, const struct ksym_stats *now,
 	fprintf(f, "%12s %12s  %s\n", "TOTAL", "INTERVAL", "WATCH / ACCESSOR");
 	for (i = 0; i < targets->n; i++) {
 		const char *t = targets->v[i];
-		long h = stats_watch_hits(now, t), p = stats_watch_hits(prev, t);
+		long h = stats_watch_hits(total, t), d = stats_watch_hits(interval, t);
 		const char *name = t, *access = "";
 
-		for (j = 0; j < now->nr_watch; j++)
-			if (target_same(now->watch[j].target, t)) {
-				name = now->watch[j].name;
-				access = now->watch[j].access;
+		for (j = 0; j < total->nr_watch; j++)
+			if (target_same(total->watch[j].target, t)) {
+				name = total->watch[j].name;
+				access = total->watch[j].access;
 			}
-		if (h < 0)
-			h = 0;
-		if (p < 0)
-			p = 0;
-		fprintf(f, "%12ld %12ld  %s %s\n", h, h - p, name, access);
-		for (j = 0; j < now->nr_caller; j++) {
-			const struct stat_row *c = &now->caller[j];
+		fprintf(f, "%12ld %12ld  %s %s\n", h < 0 ? 0 : h, d < 0 ? 0 : d,
+			name, access);
+		for (j = 0; j < total->nr_caller; j++) {
+			const struct stat_row *c = &total->caller[j];
 
 			if (!target_same(c->target, t) || !c->hits)
 				continue;
 			fprintf(f, "%12lu %12lu    %s\n", c->hits,
-				c->hits - caller_hits(prev, t, c->name), c->name);
+				caller_hits(interval, t, c->name), c->name);
 		}
 	}
 	fputc('\n', f);
@@ -138,8 +153,8 @@ int top_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct ksym_session s = { 0 };
-	struct ksym_stats base = { 0 }, prev = { 0 }, now = { 0 };
+	struct ksym_session s = KSYM_SESSION_INIT;
+	struct ksym_stats prev = { 0 }, now = { 0 }, total = { 0 }, interval = { 0 };
 	struct strv specs = { 0 };
 	struct ksym_scope scope = { 0 };
 	struct ksym_count kc = { 0 }, *count = NULL;
@@ -188,33 +203,32 @@ int top_main(int argc, char **argv)
 	screen = !iters && isatty(STDOUT_FILENO);
 	ksym_catch_signals();
 	/* -p: the instance records those tasks' hits, counted from its buffer. */
-	if (ksym_session_watch(&s, &specs) ||
-	    (count ? ksym_count_open(count, &s) : read_stats(&base)) ||
+	if (ksym_session_create(&s, "top") || ksym_session_watch(&s, &specs) ||
+	    (count ? ksym_count_open(count, &s) : read_stats(&prev)) ||
 	    ksym_session_instance(&s, "top", count != NULL, true))
 		goto cleanup;
-	stats_parse(&prev, NULL, NULL);
 	for (iter = 1; !ksym_stop && (!iters || iter <= iters); iter++) {
 		bool gone = count && !scope_alive(&scope, "/proc");
 
 		if (!gone)
 			top_sleep(delay_ms, count);
-		if (ksym_stop)
+		if (ksym_stop || reader_gone())
 			break;
-		if (top_read(&now, count))
+		if (top_read(&now, count) ||
+		    stats_advance(&total, &interval, &now, &prev))
 			goto cleanup;
-		stats_sub(&now, &base);
-		stats_sort_callers(&now, &s.targets);
-		if (screen)
-			fputs("\033[H\033[2J", stdout);
-		print_table(stdout, &now, &prev, &s.targets, iter, iters,
-			    delay_ms / 1000.0);
 		stats_free(&prev);
 		prev = now;
 		memset(&now, 0, sizeof(now));
+		stats_sort_callers(&total, &s.targets);
+		if (screen)
+			fputs("\033[H\033[2J", stdout);
+		print_table(stdout, &total, &interval, &s.targets, iter, iters,
+			    delay_ms / 1000.0);
 		if (count)
 			ksym_count_notes(stdout, count, ksym_session_lost(&s), 0);
 		/* The reader is gone (EPIPE: SIGPIPE is ignored): stop and restore. */
-		if (fflush(stdout) == EOF)
+		if (ksym_stdout_failed())
 			break;
 		if (gone) {
 			printf("ksym-ctl top: the tasks of -p have exited\n");
@@ -225,9 +239,10 @@ int top_main(int argc, char **argv)
 cleanup:
 	ksym_session_restore(&s);
 	ksym_count_close(&kc);
-	stats_free(&base);
 	stats_free(&prev);
 	stats_free(&now);
+	stats_free(&total);
+	stats_free(&interval);
 out:
 	free(pids);
 	scope_free(&scope);

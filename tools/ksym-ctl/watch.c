@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 
 #include "ksym-ctl.h"
 #include "ksym_tracefs.h"
@@ -91,17 +92,26 @@ static char *join(int argc, char **argv, const char *suffix)
 		strcat(s, argv[i]);
 		if (*suffix) {
 			/* TARGET[/LEN][:ACCESS[@CPUS]] -> TARGET */
-			char *c = strrchr(p, ':');
-
-			if (c && (c[1] == 'r' || c[1] == '-'))
-				*c = '\0';
-			c = strrchr(p, '/');
-			if (c)
-				*c = '\0';
+			spec_target(argv[i], p, strlen(argv[i]) + 1);
 			strcat(s, suffix);
 		}
 	}
 	return s;
+}
+
+/*
+ * Under the lock of the ksym-ctl runs' state: a run that is adding its
+ * watches tells its own changes from this one.
+ */
+static int locked_write(const char *text)
+{
+	int lock = ksym_state_lock(LOCK_EX), ret;
+
+	if (lock < 0)
+		return -1;
+	ret = ksym_filter_write(text);
+	ksym_state_unlock(lock);
+	return ret;
 }
 
 static int change(int argc, char **argv, void (*usage)(FILE *f),
@@ -122,7 +132,7 @@ static int change(int argc, char **argv, void (*usage)(FILE *f),
 	text = join(argc - optind, argv + optind, suffix);
 	if (!text)
 		return 1;
-	ret = ksym_filter_write(text);
+	ret = locked_write(text);
 	free(text);
 	return ret ? 1 : 0;
 }
@@ -149,5 +159,5 @@ int clear_main(int argc, char **argv)
 	}
 	if (ksym_check())
 		return 1;
-	return ksym_filter_write("0") ? 1 : 0;
+	return locked_write("0") ? 1 : 0;
 }

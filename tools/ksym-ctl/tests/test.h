@@ -48,5 +48,6 @@ void unmute(int fd);
 /* Tests in other files. */
 void test_fields(void);
 void test_scope(void);
+void test_claims(void);
 
 #endif

@@ -981,6 +981,7 @@ int main(void)
 	test_untrusted_names();
 	test_fields();
 	test_scope();
+	test_claims();
 	printf("ksym-ctl unit tests: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym-ctl reset: remove what ksym-ctl runs that are gone (kill -9, a
+ * crash, the OOM killer) left behind, as trace-cmd reset does for
+ * trace-cmd: their instances (with their triggers, the ksym tracer and
+ * set_event_pid), and the watches and tracer options only they held, put
+ * back as they were before. Runs that are still there are left alone: a
+ * run holds a flock() on its instance's directory while it runs, which the
+ * kernel lets go when it dies (ksym_instance_alive()).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+
+#include "ksym-ctl.h"
+#include "ksym_tracefs.h"
+
+static void reset_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ksym-ctl reset\n"
+		"\n"
+		"Remove what ksym-ctl runs that are gone (killed) left behind: their\n"
+		"instances (ksym-ctl-WHAT-PID-RANDOM) with their triggers, tracer and\n"
+		"set_event_pid, and put back the watches and tracer options that only\n"
+		"they held, where what they set is still there. Runs that are still\n"
+		"going are left alone. 'ksym-ctl list' points out such leftovers.\n"
+		"\n"
+		"example:\n"
+		"  ksym-ctl reset\n");
+}
+
+/* The ksym_watch/ksym_unwatch triggers on the events of @inst removed. */
+static void clear_ksym_triggers(struct tracefs_instance *inst)
+{
+	char **systems, **events;
+	int i, j;
+
+	systems = tracefs_event_systems(tracefs_instance_get_dir(inst));
+	for (i = 0; systems && systems[i]; i++) {
+		events = tracefs_system_events(tracefs_instance_get_dir(inst), systems[i]);
+		for (j = 0; events && events[j]; j++) {
+			char *text = NULL, *save = NULL, *line;
+
+			if (tracefs_event_file_exists(inst, systems[i], events[j], "trigger"))
+				text = tracefs_event_file_read(inst, systems[i], events[j],
+							       "trigger", NULL);
+			for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+			     line = strtok_r(NULL, "\n", &save)) {
+				char *cmd;
+
+				if (strncmp(line, "ksym_watch:", 11) &&
+				    strncmp(line, "ksym_unwatch:", 13))
+					continue;
+				/* "!TRIGGER" removes it; its filter is not part of it. */
+				line[strcspn(line, " ")] = '\0';
+				if (asprintf(&cmd, "!%s", line) >= 0) {
+					tracefs_event_file_append(inst, systems[i], events[j],
+								  "trigger", cmd);
+					free(cmd);
+				}
+			}
+			free(text);
+		}
+		tracefs_list_free(events);
+	}
+	tracefs_list_free(systems);
+}
+
+/*
+ * A stale instance: its tracer and pids cleared, then removed (which ends
+ * its triggers). Should it be busy, its triggers are removed one by one
+ * (no object stays watched) and the removal tried again.
+ */
+static int remove_instance(const char *name)
+{
+	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+	int ret = -1;
+
+	if (!inst) {
+		err_msg("instance %s: %s\n", name, strerror(errno));
+		return -1;
+	}
+	tracefs_tracer_clear(inst);
+	tracefs_instance_file_clear(inst, "set_event_pid");
+	if (tracefs_instance_destroy(inst)) {
+		clear_ksym_triggers(inst);
+		if (tracefs_instance_destroy(inst)) {
+			err_msg("cannot remove instance %s: %s\n", name, strerror(errno));
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	tracefs_instance_free(inst);
+	return ret;
+}
+
+int reset_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct strv stale = { 0 }, done = { 0 };
+	int c, i, lock = -1, ret = 1;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			reset_usage(stdout);
+			return 0;
+		}
+		reset_usage(stderr);
+		return 1;
+	}
+	if (optind < argc) {
+		reset_usage(stderr);
+		return 1;
+	}
+	if (ksym_check())
+		return 1;
+	/* Under the state lock: no run starts or ends meanwhile. */
+	lock = ksym_state_lock(LOCK_EX);
+	if (lock < 0)
+		return 1;
+	ret = 0;
+	if (ksym_stale_instances_locked(&stale))
+		ret = 1;
+	for (i = 0; i < stale.n; i++) {
+		if (remove_instance(stale.v[i]))
+			ret = 1;
+		else
+			printf("ksym-ctl reset: removed instance %s\n", stale.v[i]);
+	}
+	/* The instances first: their tracers no longer arm the watches. */
+	if (ksym_reset_claims_locked(&done))
+		ret = 1;
+	for (i = 0; i < done.n; i++)
+		printf("ksym-ctl reset: %s\n", done.v[i]);
+	if (!stale.n && !done.n)
+		printf("ksym-ctl reset: nothing left behind\n");
+	ksym_state_unlock(lock);
+	if (ksym_stdout_failed())
+		ret = 1;
+	strv_free(&stale);
+	strv_free(&done);
+	return ret;
+}
