@@ -35,6 +35,7 @@ static void ksym_free_context(struct plugin_ksym_context *ctx)
 		free(ctx->watches[i].addrs);
 	}
 	free(ctx->watches);
+	free(ctx->index);
 	free(ctx);
 }
 
@@ -153,22 +154,128 @@ __hidden char *ksym_hit_describe(struct plugin_ksym_context *ctx,
 	return ret < 0 ? NULL : s;
 }
 
-/* The index of @addr in @w's addresses, added if new; -1 out of memory. */
-static int ksym_watch_copy(struct ksym_watch *w, uint64_t addr)
+/* splitmix64's finalizer: addresses differ in a few bits only. */
+static uint64_t ksym_mix(uint64_t x)
 {
-	uint64_t *addrs;
-	int i;
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
 
-	for (i = 0; i < w->nr_addrs; i++)
-		if (w->addrs[i] == addr)
-			return i;
-	addrs = realloc(w->addrs, (w->nr_addrs + 1) * sizeof(*addrs));
-	if (!addrs)
+/* FNV-1a, mixed. */
+static uint64_t ksym_name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return ksym_mix(h);
+}
+
+/* What a slot is looked up by: a watch (sym, or addr), or a copy of @watch. */
+struct ksym_key {
+	const char	*sym;
+	uint64_t	addr;
+	int		watch;		/* -1: a watch is looked up */
+};
+
+static bool ksym_slot_is(const struct plugin_ksym_context *ctx,
+			 const struct ksym_slot *sl, const struct ksym_key *k)
+{
+	const struct ksym_watch *w = &ctx->watches[sl->watch - 1];
+
+	if (k->watch >= 0)
+		return sl->copy >= 0 && sl->watch - 1 == k->watch &&
+		       w->addrs[sl->copy] == k->addr;
+	if (sl->copy >= 0)
+		return false;
+	return k->sym ? w->named && !strcmp(w->name, k->sym)
+		      : !w->named && w->addr == k->addr;
+}
+
+static uint64_t ksym_key_hash(const struct ksym_key *k)
+{
+	if (k->watch >= 0)
+		return ksym_mix(k->addr ^ ksym_mix(k->watch + 1));
+	return k->sym ? ksym_name_hash(k->sym) : ksym_mix(k->addr);
+}
+
+/* Room for one more slot, at most half of them used; -1 out of memory. */
+static int ksym_index_reserve(struct plugin_ksym_context *ctx)
+{
+	struct ksym_slot *old = ctx->index;
+	size_t i, j, size = ctx->index_size, mask;
+
+	if (2 * (ctx->index_used + 1) <= size)
+		return 0;
+	size = size ? 2 * size : 256;
+	ctx->index = calloc(size, sizeof(*ctx->index));
+	if (!ctx->index) {
+		ctx->index = old;
 		return -1;
-	w->addrs = addrs;
+	}
+	mask = size - 1;
+	for (i = 0; i < ctx->index_size; i++) {
+		if (!old[i].watch)
+			continue;
+		for (j = old[i].hash & mask; ctx->index[j].watch; j = (j + 1) & mask)
+			;
+		ctx->index[j] = old[i];
+	}
+	free(old);
+	ctx->index_size = size;
+	return 0;
+}
+
+/*
+ * The slot of @k, or the free slot where it goes (watch 0): linear
+ * probing. Call ksym_index_reserve() first: there is always a free slot.
+ */
+static struct ksym_slot *ksym_index_find(struct plugin_ksym_context *ctx,
+					 const struct ksym_key *k, uint64_t hash)
+{
+	size_t mask = ctx->index_size - 1, i;
+	struct ksym_slot *sl;
+
+	for (i = hash & mask;; i = (i + 1) & mask) {
+		sl = &ctx->index[i];
+		if (!sl->watch || (sl->hash == hash && ksym_slot_is(ctx, sl, k)))
+			return sl;
+	}
+}
+
+/* The index of @addr in watch @wi's addresses, added if new; -1 out of memory. */
+static int ksym_watch_copy(struct plugin_ksym_context *ctx, int wi, uint64_t addr)
+{
+	struct ksym_key k = { .addr = addr, .watch = wi };
+	struct ksym_watch *w = &ctx->watches[wi];
+	uint64_t hash = ksym_key_hash(&k);
+	struct ksym_slot *sl;
+	uint64_t *addrs;
+	int cap;
+
+	if (ksym_index_reserve(ctx))
+		return -1;
+	sl = ksym_index_find(ctx, &k, hash);
+	if (sl->watch)
+		return sl->copy;
+	if (w->nr_addrs == w->cap_addrs) {
+		cap = w->cap_addrs ? 2 * w->cap_addrs : 4;
+		addrs = realloc(w->addrs, cap * sizeof(*addrs));
+		if (!addrs)
+			return -1;
+		w->addrs = addrs;
+		w->cap_addrs = cap;
+	}
 	w->addrs[w->nr_addrs] = addr;
 	if (addr < w->addr)
 		w->addr = addr;
+	*sl = (struct ksym_slot){ .hash = hash, .watch = wi + 1, .copy = w->nr_addrs };
+	ctx->index_used++;
 	return w->nr_addrs++;
 }
 
@@ -181,20 +288,28 @@ static int ksym_find_watch(struct plugin_ksym_context *ctx,
 			   struct ksym_hit *hit, uint64_t addr,
 			   const char *sym)
 {
+	struct ksym_key k = { .sym = sym, .addr = addr, .watch = -1 };
+	uint64_t hash = ksym_key_hash(&k);
+	struct ksym_slot *sl;
 	struct ksym_watch *w;
-	int i;
+	int i, cap;
 
-	for (i = 0; i < ctx->nr_watches; i++) {
-		w = &ctx->watches[i];
-		if (sym ? w->named && !strcmp(w->name, sym)
-			: !w->named && w->addr == addr)
-			goto found;
+	if (ksym_index_reserve(ctx))
+		return -1;
+	sl = ksym_index_find(ctx, &k, hash);
+	if (sl->watch) {
+		i = sl->watch - 1;
+		goto found;
 	}
 
-	w = realloc(ctx->watches, (ctx->nr_watches + 1) * sizeof(*w));
-	if (!w)
-		return -1;
-	ctx->watches = w;
+	if (ctx->nr_watches == ctx->cap_watches) {
+		cap = ctx->cap_watches ? 2 * ctx->cap_watches : 8;
+		w = realloc(ctx->watches, cap * sizeof(*w));
+		if (!w)
+			return -1;
+		ctx->watches = w;
+		ctx->cap_watches = cap;
+	}
 	w = &ctx->watches[ctx->nr_watches];
 	memset(w, 0, sizeof(*w));
 	w->addr = addr;
@@ -205,9 +320,11 @@ static int ksym_find_watch(struct plugin_ksym_context *ctx,
 	if (!w->name)
 		return -1;
 	i = ctx->nr_watches++;
+	*sl = (struct ksym_slot){ .hash = hash, .watch = i + 1, .copy = -1 };
+	ctx->index_used++;
 found:
 	hit->watch = i;
-	hit->copy = ksym_watch_copy(w, addr);
+	hit->copy = ksym_watch_copy(ctx, i, addr);
 	return hit->copy < 0 ? -1 : 0;
 }
 
@@ -222,14 +339,32 @@ static struct ksym_hit_event *ksym_event_of(struct plugin_ksym_context *ctx,
 	return NULL;
 }
 
-static uint64_t ksym_read_field(struct tep_format_field *field, void *data,
-				uint64_t dflt)
+/*
+ * Fixed field @field of @record into *@val, if the record holds it: the
+ * format comes from the file and may put a field past a record's end.
+ */
+static bool ksym_read_field(const struct tep_format_field *field,
+			    const struct tep_record *record, uint64_t *val)
 {
-	unsigned long long val;
+	unsigned long long v;
 
-	if (!field || tep_read_number_field(field, data, &val))
-		return dflt;
-	return val;
+	if (!field || field->offset < 0 || record->size < 0 ||
+	    (field->size != 1 && field->size != 2 && field->size != 4 &&
+	     field->size != 8) ||
+	    (long)field->offset + field->size > record->size ||
+	    tep_read_number_field((struct tep_format_field *)field, record->data, &v))
+		return false;
+	*val = v;
+	return true;
+}
+
+/* The same, or @dflt when it is not there. */
+static uint64_t ksym_field_or(const struct tep_format_field *field,
+			      const struct tep_record *record, uint64_t dflt)
+{
+	uint64_t val;
+
+	return ksym_read_field(field, record, &val) ? val : dflt;
 }
 
 /*
@@ -276,24 +411,22 @@ static const char *ksym_read_str(struct tep_handle *tep,
 	return buf;
 }
 
-/* The event handler: runs for every ksym_hit record KernelShark loads. */
-static void plugin_ksym_hit_action(struct kshark_data_stream *stream,
-				   void *rec, struct kshark_entry *entry)
+__hidden int ksym_hits_add(struct plugin_ksym_context *ctx,
+			    struct tep_record *record,
+			    struct kshark_entry *entry)
 {
-	struct tep_record *record = rec;
-	struct plugin_ksym_context *ctx;
 	struct ksym_hit_event *ev;
 	struct ksym_hit *hit;
-	unsigned long long addr;
+	uint64_t addr, ip, access;
 	char name[KSYM_NAME_MAX];
 	const char *sym;
 	ssize_t cap;
 
-	ctx = __get_context(stream->stream_id);
-	if (!ctx)
-		return;
 	ev = ksym_event_of(ctx, entry->event_id);
-	if (!ev || tep_read_number_field(ev->addr, record->data, &addr))
+	/* Without these three, there is nothing to plot. */
+	if (!ev || !ksym_read_field(ev->addr, record, &addr) ||
+	    !ksym_read_field(ev->ip, record, &ip) ||
+	    !ksym_read_field(ev->access, record, &access))
 		goto lost;
 
 	if (ctx->nr_hits == ctx->cap_hits) {
@@ -307,17 +440,17 @@ static void plugin_ksym_hit_action(struct kshark_data_stream *stream,
 	hit = &ctx->hits[ctx->nr_hits];
 	memset(hit, 0, sizeof(*hit));
 	hit->entry = entry;
-	hit->ip = ksym_read_field(ev->ip, record->data, 0);
-	hit->caller = ksym_read_field(ev->caller, record->data, hit->ip);
+	hit->ip = ip;
+	hit->caller = ksym_field_or(ev->caller, record, hit->ip);
 	if (!hit->caller)
 		hit->caller = hit->ip;
 	hit->func = tep_find_function(ctx->tep, hit->caller);
-	hit->value = ksym_read_field(ev->value, record->data, 0);
-	hit->access = ksym_read_field(ev->access, record->data, 0);
-	hit->len = ksym_read_field(ev->len, record->data, 0);
+	hit->value = ksym_field_or(ev->value, record, 0);
+	hit->access = access;
+	hit->len = ksym_field_or(ev->len, record, 0);
 	/* Older kernels had no has_value: every data watch read its value. */
-	hit->has_value = ksym_read_field(ev->has_value, record->data,
-					 hit->access != KSYM_ACCESS_X);
+	hit->has_value = ksym_field_or(ev->has_value, record,
+				       hit->access != KSYM_ACCESS_X);
 
 	sym = ksym_read_str(ctx->tep, ev->sym, record, name, sizeof(name));
 	if (ksym_find_watch(ctx, hit, addr, sym) < 0)
@@ -327,9 +460,56 @@ static void plugin_ksym_hit_action(struct kshark_data_stream *stream,
 		goto lost;
 	ctx->nr_hits++;
 	ctx->resolved = false;
-	return;
+	return 0;
 lost:
 	ctx->nr_lost++;
+	return -1;
+}
+
+/* The event handler: runs for every ksym_hit record KernelShark loads. */
+static void plugin_ksym_hit_action(struct kshark_data_stream *stream,
+				   void *rec, struct kshark_entry *entry)
+{
+	struct plugin_ksym_context *ctx = __get_context(stream->stream_id);
+
+	if (ctx)
+		ksym_hits_add(ctx, rec, entry);
+}
+
+/* Watches by address, then by name: the order of their colours. */
+static int ksym_colour_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ksym_watch *w = arg;
+	const struct ksym_watch *x = &w[*(const int *)a], *y = &w[*(const int *)b];
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Each watch's colour: how many watches sort before it (by address, then
+ * name), so a symbol keeps its colour from one trace of the same watches
+ * to the next. Sorted, not compared pairwise: a trace may have thousands.
+ */
+static int ksym_colour_watches(struct plugin_ksym_context *ctx)
+{
+	int *order, j;
+
+	if (ctx->nr_watches <= 0)
+		return 0;
+	order = calloc(ctx->nr_watches, sizeof(*order));
+	if (!order)
+		return -1;
+	for (j = 0; j < ctx->nr_watches; j++)
+		order[j] = j;
+	qsort_r(order, ctx->nr_watches, sizeof(*order), ksym_colour_cmp, ctx->watches);
+	for (j = 0; j < ctx->nr_watches; j++)
+		ctx->watches[order[j]].colour =
+			j && !ksym_colour_cmp(&order[j - 1], &order[j], ctx->watches) ?
+			ctx->watches[order[j - 1]].colour : j;
+	free(order);
+	return 0;
 }
 
 /**
@@ -350,13 +530,12 @@ lost:
  */
 __hidden int ksym_hits_resolve(struct plugin_ksym_context *ctx)
 {
-	const struct ksym_watch *o;
 	uint64_t *last = NULL;
 	bool *seen = NULL;
 	int *base = NULL;
 	struct ksym_watch *w;
 	struct ksym_hit *hit;
-	int j, k, n, ret = -1;
+	int j, n, ret = -1;
 	ssize_t i;
 
 	if (ctx->resolved)
@@ -374,15 +553,10 @@ __hidden int ksym_hits_resolve(struct plugin_ksym_context *ctx)
 			goto out;
 	}
 
+	if (ksym_colour_watches(ctx))
+		goto out;
 	for (j = 0; j < ctx->nr_watches; j++) {
 		w = &ctx->watches[j];
-		w->colour = 0;
-		for (k = 0; k < ctx->nr_watches; k++) {
-			o = &ctx->watches[k];
-			if (o->addr < w->addr ||
-			    (o->addr == w->addr && strcmp(o->name, w->name) < 0))
-				w->colour++;
-		}
 		w->nr_hits = w->nr_writes = w->nr_reads = 0;
 	}
 
@@ -428,21 +602,14 @@ out:
 	return ret;
 }
 
-/* Find every event named ksym_hit that has the fields we need. */
-static bool plugin_ksym_init_context(struct kshark_data_stream *stream,
-				     struct plugin_ksym_context *ctx)
+__hidden bool ksym_hits_init(struct plugin_ksym_context *ctx,
+			     struct tep_handle *tep)
 {
 	struct tep_event **events;
 	struct ksym_hit_event *ev;
 	int i;
 
-	if (!kshark_is_tep(stream))
-		return false;
-
-	ctx->tep = kshark_get_tep(stream);
-	if (!ctx->tep)
-		return false;
-
+	ctx->tep = tep;
 	events = tep_list_events(ctx->tep, TEP_EVENT_SORT_ID);
 	for (i = 0; events && events[i]; i++) {
 		if (strcmp(events[i]->name, KSYM_HIT_EVENT_NAME))
@@ -470,6 +637,21 @@ static bool plugin_ksym_init_context(struct kshark_data_stream *stream,
 
 	ctx->data = kshark_init_data_container();
 	return ctx->data != NULL;
+}
+
+/* Find every event named ksym_hit that has the fields we need. */
+static bool plugin_ksym_init_context(struct kshark_data_stream *stream,
+				     struct plugin_ksym_context *ctx)
+{
+	struct tep_handle *tep;
+
+	if (!kshark_is_tep(stream))
+		return false;
+
+	tep = kshark_get_tep(stream);
+	if (!tep)
+		return false;
+	return ksym_hits_init(ctx, tep);
 }
 
 /**

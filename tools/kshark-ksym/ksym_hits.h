@@ -21,6 +21,9 @@
 extern "C" {
 #endif
 
+struct tep_handle;
+struct tep_record;
+
 /* HW_BREAKPOINT_R/W/X, as include/trace/events/ksym.h records them. */
 #define KSYM_ACCESS_R	1
 #define KSYM_ACCESS_W	2
@@ -62,6 +65,7 @@ struct ksym_watch {
 	/* The addresses hit: one, or a per-CPU watch's copy on each CPU. */
 	uint64_t	*addrs;
 	int		nr_addrs;
+	int		cap_addrs;
 	unsigned int	access;		/* of the first hit seen */
 	unsigned int	len;
 	/* index into the colour palette: watches sorted by address */
@@ -104,6 +108,13 @@ struct ksym_hit_event {
 	struct tep_format_field	*sym;		/* optional */
 };
 
+/* One entry of the context's hash index (see ksym_hits.c). */
+struct ksym_slot {
+	uint64_t	hash;
+	int		watch;		/* index into watches, plus 1; 0: empty */
+	int		copy;		/* index into its addrs; -1: the watch */
+};
+
 /* The plugin's per-stream context. */
 struct plugin_ksym_context {
 	struct tep_handle		*tep;
@@ -120,6 +131,15 @@ struct plugin_ksym_context {
 
 	struct ksym_watch		*watches;
 	int				nr_watches;
+	int				cap_watches;
+	/*
+	 * The watches by name (or, unnamed, by address) and each watch's
+	 * copies by address: a trace of many objects finds each hit's in
+	 * constant time. A power of 2 of slots, at most half used.
+	 */
+	struct ksym_slot		*index;
+	size_t				index_size;
+	size_t				index_used;
 
 	/* True once ksym_hits_resolve() has run over the loaded hits. */
 	bool				resolved;
@@ -128,6 +148,23 @@ struct plugin_ksym_context {
 KS_DECLARE_PLUGIN_CONTEXT_METHODS(struct plugin_ksym_context)
 
 int ksym_hits_resolve(struct plugin_ksym_context *ctx);
+
+/*
+ * The ksym_hit events of @tep, and the container of the hits: false when
+ * it has none (or out of memory). What the plugin's initializer does for a
+ * stream; a test or fuzzer calls it on a tep of its own.
+ */
+bool ksym_hits_init(struct plugin_ksym_context *ctx, struct tep_handle *tep);
+
+/*
+ * Add the hit of @record, one of the ksym_hit events, as @entry: what the
+ * plugin's event handler does with each record KernelShark loads. Reads
+ * only inside the record. 0, or -1 when the hit is not kept (counted in
+ * nr_lost): not a ksym_hit, a required field outside the record, or out of
+ * memory.
+ */
+int ksym_hits_add(struct plugin_ksym_context *ctx, struct tep_record *record,
+		  struct kshark_entry *entry);
 
 const char *ksym_access_str(unsigned int access);
 

@@ -17,9 +17,11 @@
  *   test_ksym_hits DIR    (the directory of the fixtures)
  */
 #include <fnmatch.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -547,6 +549,165 @@ close:
 	kshark_close(kctx, sd);
 }
 
+/*
+ * Records made here, fed to ksym_hits_add() as the event handler feeds it,
+ * on a tep of their own: what a crafted trace.dat may hold, and a trace of
+ * many objects (a --trigger watch's), which must load in linear time.
+ */
+#define HIT_ID		1001
+
+static const char hit_format[] =
+	"name: ksym_hit\nID: 1001\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long caller;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long value;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned char access;\toffset:40;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char len;\toffset:41;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char has_value;\toffset:42;\tsize:1;\tsigned:0;\n"
+	"\tfield:__data_loc char[] sym;\toffset:44;\tsize:4;\tsigned:0;\n"
+	"\nprint fmt: \"%lx\", REC->addr\n";
+
+struct hit_rec {
+	uint16_t	type;
+	uint8_t		flags, preempt;
+	int32_t		pid;
+	uint64_t	addr, ip, caller, value;
+	uint8_t		access, len, has_value, pad;
+	uint32_t	sym_loc;
+	char		sym[32];
+} __attribute__((packed));
+
+/* Feed @h as a record of @size bytes, what follows it 0xaa; 0 if kept. */
+static int feed(struct plugin_ksym_context *ctx, const struct hit_rec *h,
+		int size, struct kshark_entry *entry)
+{
+	unsigned char buf[sizeof(*h) + 16];
+	struct tep_record rec = { .data = buf, .size = size };
+
+	memset(buf, 0xaa, sizeof(buf));
+	memcpy(buf, h, size);
+	entry->event_id = HIT_ID;
+	return ksym_hits_add(ctx, &rec, entry);
+}
+
+static struct hit_rec make_hit(uint64_t addr, const char *sym, uint8_t access)
+{
+	struct hit_rec h = {
+		.type = HIT_ID, .pid = 1, .addr = addr, .ip = 0xffffffff81000010ull,
+		.caller = 0xffffffff81000010ull, .value = 1, .access = access,
+		.len = 8, .has_value = 1,
+	};
+
+	snprintf(h.sym, sizeof(h.sym), "%s", sym);
+	h.sym_loc = (uint32_t)(strlen(sym) + 1) << 16 | offsetof(struct hit_rec, sym);
+	return h;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define NR_OBJECTS	50000	/* addresses of one named watch */
+#define NR_UNNAMED	20000	/* watches named by address only */
+
+static void check_records(void)
+{
+	const int sd = 7, nr = 2 * NR_OBJECTS + NR_UNNAMED + 3;
+	struct kshark_entry *entries = calloc(nr, sizeof(*entries));
+	struct tep_handle *tep = tep_alloc();
+	struct plugin_ksym_context *ctx = __init(sd);
+	struct hit_rec h;
+	int i, e = 0, bad;
+	double t;
+
+	printf("# records made here\n");
+	CHECK(entries && tep && ctx, "records: context, tep, entries");
+	if (!entries || !tep || !ctx)
+		goto out;
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, tep_is_local_bigendian(tep) ?
+			       TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	CHECK(tep_parse_event(tep, hit_format, sizeof(hit_format) - 1, "ksym") == 0 &&
+	      ksym_hits_init(ctx, tep) && ctx->nr_events == 1,
+	      "records: ksym_hit found on a tep made here");
+	if (ctx->nr_events != 1)
+		goto out;
+
+	/*
+	 * Records cut short (what follows them is 0xaa): a field past the end
+	 * is not read. Without has_value, an --x hit has none; without
+	 * access, ip or addr there is no hit.
+	 */
+	h = make_hit(0x1000, "", KSYM_ACCESS_X);
+	CHECK(feed(ctx, &h, offsetof(struct hit_rec, has_value), &entries[e++]) == 0 &&
+	      ctx->nr_hits == 1 && ctx->hits[0].has_value == 0 &&
+	      ctx->hits[0].access == KSYM_ACCESS_X && ctx->hits[0].len == 8,
+	      "records: cut before has_value: the default (%d)",
+	      ctx->nr_hits ? ctx->hits[0].has_value : -1);
+	CHECK(feed(ctx, &h, offsetof(struct hit_rec, access), &entries[e++]) == -1 &&
+	      feed(ctx, &h, offsetof(struct hit_rec, ip), &entries[e++]) == -1 &&
+	      ctx->nr_hits == 1 && ctx->nr_lost == 2,
+	      "records: cut before access or ip: not kept (%zd hits, %zd lost)",
+	      ctx->nr_hits, ctx->nr_lost);
+
+	/* One watch of NR_OBJECTS objects, hit twice each; NR_UNNAMED watches. */
+	t = now();
+	for (i = 0; i < NR_UNNAMED; i++) {
+		h = make_hit(0x2000 + 8 * i, "", KSYM_ACCESS_W);
+		feed(ctx, &h, sizeof(h), &entries[e]);
+		entries[e].ts = e;
+		e++;
+	}
+	for (i = 0; i < 2 * NR_OBJECTS; i++) {
+		h = make_hit(0xff11000000000000ull + 64 * (i % NR_OBJECTS),
+			     "obj.count", KSYM_ACCESS_W);
+		feed(ctx, &h, sizeof(h), &entries[e]);
+		entries[e].ts = e;
+		e++;
+	}
+	CHECK(ksym_hits_resolve(ctx) == 0, "records: resolved");
+	t = now() - t;
+	CHECK(t < 2.0, "records: %d hits of %d objects and %d watches loaded and resolved in %.3f s",
+	      2 * NR_OBJECTS + NR_UNNAMED, NR_OBJECTS, NR_UNNAMED, t);
+	CHECK(ctx->nr_hits == 1 + 2 * NR_OBJECTS + NR_UNNAMED && ctx->nr_lost == 2 &&
+	      ctx->nr_watches == 2 + NR_UNNAMED,
+	      "records: %zd hits, %d watches", ctx->nr_hits, ctx->nr_watches);
+	if (ctx->nr_watches != 2 + NR_UNNAMED)
+		goto out;
+	/* The named watch: each object one copy, found again by its address. */
+	for (i = 0, bad = 0; i < 2 * NR_OBJECTS; i++) {
+		const struct ksym_hit *hit = &ctx->hits[1 + NR_UNNAMED + i];
+
+		bad += hit->watch != 1 + NR_UNNAMED || hit->copy != i % NR_OBJECTS ||
+		       ctx->watches[hit->watch].addrs[hit->copy] !=
+		       0xff11000000000000ull + 64 * (i % NR_OBJECTS);
+	}
+	CHECK(!bad && ctx->watches[1 + NR_UNNAMED].nr_addrs == NR_OBJECTS &&
+	      ctx->watches[1 + NR_UNNAMED].nr_writes == 2 * NR_OBJECTS,
+	      "records: obj.count at %d addresses, each hit its copy (%d off)",
+	      ctx->watches[1 + NR_UNNAMED].nr_addrs, bad);
+	/* Colours in address order: 0x1000, 0x2000 + 8 * i, then the objects. */
+	for (i = 0, bad = 0; i < NR_UNNAMED; i++)
+		bad += ctx->watches[1 + i].colour != 1 + i || ctx->watches[1 + i].named;
+	CHECK(!bad && ctx->watches[0].colour == 0 &&
+	      ctx->watches[1 + NR_UNNAMED].colour == 1 + NR_UNNAMED,
+	      "records: one colour per watch, in address order (%d off)", bad);
+out:
+	if (ctx)
+		__close(sd);
+	tep_free(tep);
+	free(entries);
+}
+
 int main(int argc, char **argv)
 {
 	struct kshark_context *kctx = NULL;
@@ -560,6 +721,7 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
 		check_fixture(kctx, dir, &fixtures[i]);
+	check_records();
 
 	kshark_free(kctx);
 	printf("kshark-ksym-headless: %d passed, %d failed\n", passed, failed);
