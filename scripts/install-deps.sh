@@ -28,7 +28,8 @@ packages=(
 	busybox-static trace-cmd linux-perf libtracefs-dev libtraceevent-dev qemu-system-x86
 	# ftracetest's shell in the VM
 	dash
-	# tools/ksym-ctl reads trace.dat files with libtracecmd
+	# tools/ksym-ctl reads trace.dat files with libtracecmd, writes --json
+	# with json-c (libjson-c-dev, listed below for KernelShark too)
 	libtracecmd-dev
 	# make lint
 	shellcheck
