@@ -21,22 +21,43 @@
 #include "libkshark-tepdata.h"
 #include "ksym_hits.h"
 
-static void ksym_free_context(struct plugin_ksym_context *ctx)
+/* Free the hits, the watches and their index; the events stay. */
+static void ksym_free_hits(struct plugin_ksym_context *ctx)
 {
 	int i;
 
-	if (!ctx)
-		return;
-
-	kshark_free_data_container(ctx->data);
 	free(ctx->hits);
+	ctx->hits = NULL;
+	ctx->nr_hits = ctx->cap_hits = ctx->nr_lost = 0;
 	for (i = 0; i < ctx->nr_watches; i++) {
 		free(ctx->watches[i].name);
 		free(ctx->watches[i].addrs);
 	}
 	free(ctx->watches);
+	ctx->watches = NULL;
+	ctx->nr_watches = ctx->cap_watches = 0;
 	free(ctx->index);
+	ctx->index = NULL;
+	ctx->index_size = ctx->index_used = 0;
+	ctx->resolved = false;
+}
+
+static void ksym_free_context(struct plugin_ksym_context *ctx)
+{
+	if (!ctx)
+		return;
+
+	kshark_free_data_container(ctx->data);
+	ksym_free_hits(ctx);
 	free(ctx);
+}
+
+__hidden int ksym_hits_reset(struct plugin_ksym_context *ctx)
+{
+	ksym_free_hits(ctx);
+	kshark_free_data_container(ctx->data);
+	ctx->data = kshark_init_data_container();
+	return ctx->data ? 0 : -1;
 }
 
 /*

@@ -166,6 +166,9 @@ bool ksym_hits_init(struct plugin_ksym_context *ctx, struct tep_handle *tep);
 int ksym_hits_add(struct plugin_ksym_context *ctx, struct tep_record *record,
 		  struct kshark_entry *entry);
 
+/* Forget every hit and watch (a fuzzer between inputs); 0, or -1 out of memory. */
+int ksym_hits_reset(struct plugin_ksym_context *ctx);
+
 const char *ksym_access_str(unsigned int access);
 
 const char *ksym_hit_kind_str(unsigned int kind);

@@ -701,6 +701,12 @@ static void check_records(void)
 	CHECK(!bad && ctx->watches[0].colour == 0 &&
 	      ctx->watches[1 + NR_UNNAMED].colour == 1 + NR_UNNAMED,
 	      "records: one colour per watch, in address order (%d off)", bad);
+	/* Forgotten, the same object is a new watch's first copy. */
+	h = make_hit(0xff11000000000040ull, "obj.count", KSYM_ACCESS_W);
+	CHECK(ksym_hits_reset(ctx) == 0 && feed(ctx, &h, sizeof(h), &entries[0]) == 0 &&
+	      ctx->nr_hits == 1 && ctx->nr_watches == 1 && ctx->hits[0].copy == 0 &&
+	      ctx->watches[0].nr_addrs == 1 && ctx->nr_lost == 0,
+	      "records: reset, then one hit, one watch");
 out:
 	if (ctx)
 		__close(sd);
