@@ -157,6 +157,16 @@ static double pct(unsigned long part, unsigned long whole)
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
+/*
+ * A name from the file (a comm, a watch's name, kallsyms), and its line's
+ * end: a crafted file may hold terminal escapes (JSON has them escaped).
+ */
+static void put_name(FILE *f, const char *name)
+{
+	fput_printable(f, name);
+	fputc('\n', f);
+}
+
 /* Whether @n goes on in one line: a single child with all of its hits. */
 static bool straight(const struct rnode *n)
 {
@@ -173,7 +183,8 @@ static void graph_children(FILE *f, const struct rnode *n, const char *prefix,
 	if (!n->nr_kids)
 		return;
 	if (straight(n)) {
-		fprintf(f, "%s%s\n", prefix, n->kids[0]->name);
+		fputs(prefix, f);
+		put_name(f, n->kids[0]->name);
 		graph_children(f, n->kids[0], prefix, total);
 		return;
 	}
@@ -184,7 +195,8 @@ static void graph_children(FILE *f, const struct rnode *n, const char *prefix,
 		size_t len;
 
 		snprintf(head, sizeof(head), "--%.2f%%--", pct(k->hits, total));
-		fprintf(f, "%s%s%s%s\n", prefix, last ? " " : "|", head, k->name);
+		fprintf(f, "%s%s%s", prefix, last ? " " : "|", head);
+		put_name(f, k->name);
 		len = strlen(prefix) + 1 + strlen(head);
 		p = malloc(len + 1);
 		if (!p)
@@ -205,7 +217,8 @@ static void print_chain(FILE *f, const struct rnode *chain, const char *prefix,
 
 	if (straight(chain)) {
 		fprintf(f, "%s|\n", prefix);
-		fprintf(f, "%s---%s\n", prefix, chain->kids[0]->name);
+		fprintf(f, "%s---", prefix);
+		put_name(f, chain->kids[0]->name);
 		if (asprintf(&p, "%s   ", prefix) < 0)
 			return;
 		graph_children(f, chain->kids[0], p, total);
@@ -227,14 +240,16 @@ static void print_level(FILE *f, const struct report *r, const struct rnode *n,
 		char prefix[64];
 
 		if (level == 0) {
-			fprintf(f, "%s: %lu hit%s (%.2f%% of all)\n\n", k->name,
+			fput_printable(f, k->name);
+			fprintf(f, ": %lu hit%s (%.2f%% of all)\n\n",
 				k->hits, k->hits == 1 ? "" : "s",
 				pct(k->hits, r->hits));
 			total = k->hits;
 			snprintf(prefix, sizeof(prefix), "    ");
 		} else {
-			fprintf(f, "%*s%7.2f%%  %8lu  %s\n", 4 * level, "",
-				pct(k->hits, total), k->hits, k->name);
+			fprintf(f, "%*s%7.2f%%  %8lu  ", 4 * level, "",
+				pct(k->hits, total), k->hits);
+			put_name(f, k->name);
 			snprintf(prefix, sizeof(prefix), "%*s", 4 * level + 20, "");
 		}
 		if (k->chain)
@@ -250,7 +265,8 @@ void report_print(FILE *f, const struct report *r, const char *title)
 {
 	int i;
 
-	fprintf(f, "# %s\n", title);
+	fputs("# ", f);
+	put_name(f, title);
 	fprintf(f, "# %lu hit%s", r->hits, r->hits == 1 ? "" : "s");
 	if (r->callchain)
 		fprintf(f, ", %lu with a callchain", r->with_chain);

@@ -137,7 +137,6 @@ static void addr_name(struct tep_handle *tep, unsigned long long addr,
 		snprintf(buf, size, "%s+0x%llx", fn, addr - start);
 	else
 		snprintf(buf, size, "%s", fn);
-	text_sanitize(buf);	/* kallsyms comes from the file too */
 }
 
 /* The "sym" string of a ksym_hit, if it has one that is not empty. */
@@ -154,7 +153,6 @@ static bool sym_name(struct tracedat_reader *c, struct tep_record *rec,
 	if (!len)
 		return false;
 	snprintf(buf, size, "%.*s", (int)len, s);
-	text_sanitize(buf);
 	return true;
 }
 
@@ -202,7 +200,6 @@ static int on_hit(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 	addr_name(c->tep, ip, false, p->caller, sizeof(p->caller));
 	snprintf(p->comm, sizeof(p->comm), "%s",
 		 tep_data_comm_from_pid(c->tep, tep_data_pid(c->tep, rec)));
-	text_sanitize(p->comm);
 	snprintf(p->cpu, sizeof(p->cpu), "cpu%d", cpu);
 	p->valid = true;
 	/* No callchain can find a hit of a CPU out of range: add it now. */

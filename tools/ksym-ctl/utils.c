@@ -257,9 +257,9 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
-void text_sanitize(char *s)
+void fput_printable(FILE *f, const char *s)
 {
-	unsigned char *p = (unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s;
 	int n;
 
 	while (*p) {
@@ -267,11 +267,11 @@ void text_sanitize(char *s)
 		/* C1 controls (U+0080-U+009F) are escapes to some terminals. */
 		if (!n || (n == 1 && (*p < 0x20 || *p == 0x7f)) ||
 		    (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
-			*p++ = '?';
-			if (n == 2)
-				*p++ = '?';
+			fputs(n == 2 ? "??" : "?", f);
+			p += n ? n : 1;
 			continue;
 		}
+		fwrite(p, 1, n, f);
 		p += n;
 	}
 }

@@ -75,11 +75,11 @@ int target_same(const char *a, const char *b);
 void json_str(FILE *f, const char *s);
 
 /*
- * Make @s, read from a file, safe to print on a terminal: every byte that
- * is not part of valid UTF-8, and every control character (C0, DEL, C1:
- * the terminal's escapes), becomes '?'. In place, the length unchanged.
+ * Print @s, read from a file, so that it is safe on a terminal: every byte
+ * that is not part of valid UTF-8, and every control character (C0, DEL,
+ * C1: the terminal's escapes), as '?'.
  */
-void text_sanitize(char *s);
+void fput_printable(FILE *f, const char *s);
 
 /* A line of a file or a buffer: split @text into lines (modifies it). */
 int split_lines(char *text, struct strv *lines);

@@ -914,7 +914,7 @@ static bool python_loads(const char *js)
 /*
  * A task's comm is any 15 bytes and a crafted file's sym any bytes: the
  * JSON is valid UTF-8 all the same (json-c escapes, U+FFFD for what is not
- * UTF-8), and the text holds no terminal escape.
+ * UTF-8), and the text holds no terminal escape ('?' in their place).
  */
 static void test_untrusted_names(void)
 {
@@ -952,6 +952,9 @@ static void test_untrusted_names(void)
 	fclose(f);
 	CHECK(json_valid(js));
 	CHECK(python_loads(js));
+	/* JSON keeps what it can: U+FFFD for what is not UTF-8, escapes escaped */
+	CHECK_HAS(js, "{\"comm\": \"\xef\xbf\xbd\xef\xbf\xbd\\u001b[2J\xc2\x9b" "c\", \"hits\": 1,");
+	CHECK_HAS(js, "{\"symbol\": \"evil\\u001b]0;title\\u0007\xef\xbf\xbd/8\", \"hits\": 1,");
 	txt = printed(&r, false);
 	CHECK(txt && !strchr(txt, '\x1b') && !strchr(txt, '\x07') && !strstr(txt, "\xc2\x9b"));
 	CHECK_HAS(txt, "?" "?" "?[2J?" "?c: 1 hit");
