@@ -21,6 +21,10 @@
  *						arm64: the virt PL011's flags)
  *	/sys/kernel/debug/ksym_hitgen/mmio_read	N: ksym_hitgen_mmio() reads
  *						that register N times
+ *	/sys/kernel/debug/ksym_hitgen/vmalloc_addr	address of a word in a
+ *						vmalloc'd page the module keeps
+ *	/sys/kernel/debug/ksym_hitgen/vmalloc_write	N: ksym_hitgen_vmalloc_write()
+ *						stores 1..N into that word
  *	/sys/kernel/debug/ksym_hitgen/rec_count	N: stores 1..N into
  *						ksym_hitgen_rec.count (a struct
  *						field: "(struct ksym_hitgen_rec)
@@ -89,6 +93,7 @@
 #include <linux/slab.h>
 #include <linux/irq_work.h>
 #include <linux/timer.h>
+#include <linux/vmalloc.h>
 #include <linux/completion.h>
 #include <linux/sched/signal.h>
 
@@ -202,6 +207,30 @@ static int ksym_hitgen_mmio_addr_get(void *data, u64 *val)
 
 DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_mmio_addr_fops, ksym_hitgen_mmio_addr_get,
 			 NULL, "0x%llx\n");
+
+/*
+ * A word of vmalloc space: vmalloc and ioremap share one range, so the
+ * tracer must not read a watch there on a hit (the area may have become a
+ * device's by then).
+ */
+static unsigned long *ksym_hitgen_vmalloc_page;
+
+static noinline void ksym_hitgen_vmalloc_write(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(ksym_hitgen_vmalloc_page[1], i);
+}
+
+static int ksym_hitgen_vmalloc_addr_get(void *data, u64 *val)
+{
+	*val = (unsigned long)&ksym_hitgen_vmalloc_page[1];
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_vmalloc_addr_fops,
+			 ksym_hitgen_vmalloc_addr_get, NULL, "0x%llx\n");
 
 static noinline void ksym_hitgen_write_u32(unsigned long n)
 {
@@ -650,6 +679,16 @@ static int __init ksym_hitgen_init(void)
 		debugfs_create_file_unsafe("mmio_read", 0200, ksym_hitgen_dir,
 					   ksym_hitgen_mmio, &ksym_hitgen_fops);
 	}
+	ksym_hitgen_vmalloc_page = vzalloc(PAGE_SIZE);
+	if (ksym_hitgen_vmalloc_page) {
+		debugfs_create_file_unsafe("vmalloc_addr", 0400,
+					   ksym_hitgen_dir, NULL,
+					   &ksym_hitgen_vmalloc_addr_fops);
+		debugfs_create_file_unsafe("vmalloc_write", 0200,
+					   ksym_hitgen_dir,
+					   ksym_hitgen_vmalloc_write,
+					   &ksym_hitgen_fops);
+	}
 	return 0;
 }
 
@@ -660,6 +699,7 @@ static void __exit ksym_hitgen_exit(void)
 	ksym_hitgen_bare_set(NULL, 0);
 	if (ksym_hitgen_mmio_base)
 		iounmap(ksym_hitgen_mmio_base);
+	vfree(ksym_hitgen_vmalloc_page);
 }
 
 module_init(ksym_hitgen_init);

@@ -232,9 +232,9 @@ struct ksym_watch {
 	C(NO_MEM,	"Out of memory"),				\
 	C(ROLLBACK,	"Failed write not fully undone: a watch lost CPUs, see ksym_trace_filter"), \
 	C(TOO_HOT,	"Watch disarmed: more hits per second on a CPU than ksym_max_hit_rate; write it again to re-arm"), \
-	C(T_SYNTAX,	"Expected ksym_watch:[(struct TYPE)]FIELD[.MEMBER|[N]...][+OFFSET][/LEN]:ACCESS[:N] or ksym_unwatch:FIELD[:N]"), \
+	C(T_SYNTAX,	"Expected ksym_watch:[(struct TYPE)|(void *)]FIELD[.MEMBER|[N]...][+OFFSET][/LEN]:ACCESS[:N] or ksym_unwatch:[(void *)]FIELD[:N]"), \
 	C(T_NO_FIELD,	"No such field in this event: its format file lists them"), \
-	C(T_NOT_ADDR,	"This field cannot hold an address: it must be a pointer or an unsigned long"), \
+	C(T_NOT_ADDR,	"This field cannot hold an address: it must be 8 bytes, a pointer, or cast ((struct TYPE) or (void *)) to say it holds one"), \
 	C(T_NEED_TYPE,	"A field path needs a type: the field's own (a struct pointer) or a cast (struct TYPE)"), \
 	C(T_DATA_ONLY,	"Triggers watch data: the access must be -w- or rw-"), \
 	C(T_BAD_COUNT,	"Invalid count: the number of firings, after the access"), \
@@ -345,8 +345,12 @@ struct ksym_target {
 };
 
 /* trace_ksym_parse.c */
+struct module;
+
 int ksym_parse_entry(struct ksym_entry *e);
 int ksym_parse_access(const char *s, unsigned int *access);
+bool ksym_addr_stays_ram(unsigned long addr, unsigned int len,
+			 const struct module *mod);
 int ksym_parse_cast(struct ksym_entry *e, char *s, int pos,
 		    struct ksym_target *t);
 unsigned int ksym_default_len(unsigned long addr, unsigned long symsize);
@@ -397,6 +401,8 @@ bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 		    struct pt_regs *regs);
 int ksym_dyn_test_stray(unsigned int type, bool parked, int hits,
 			long *stray, bool *said);
+int ksym_dyn_test_claims(const char *steps, long *armed);
+int ksym_dyn_test_retire(int rounds, int hits, unsigned long *total);
 unsigned long ksym_dyn_object(const struct ksym_dyn *dyn, bool *live);
 struct ksym_watch *ksym_dyn_next_watch(struct ksym_watch *prev);
 void ksym_dyn_cpu_online(unsigned int cpu);

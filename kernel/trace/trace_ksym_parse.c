@@ -185,6 +185,9 @@ int ksym_parse_cast(struct ksym_entry *e, char *s, int pos,
 	return end + 1 - s;
 }
 
+/* The most dots a symbol's name holds, for ksym_split_symbol(). */
+#define KSYM_SYMBOL_DOTS_MAX	6
+
 static bool ksym_symbol_char(char c)
 {
 	return isalnum(c) || c == '_' || c == '.' || c == '$' || c == ':';
@@ -198,9 +201,19 @@ static bool ksym_symbol_char(char c)
 static unsigned long ksym_split_symbol(char *s, char **path)
 {
 	unsigned long addr;
-	char *p, c;
+	char *p, *end, c;
+	int dots = 0;
 
-	for (p = s + strlen(s); p > s; p--) {
+	/*
+	 * Each miss may scan every module's symbols, with the CPU hotplug
+	 * and ksym locks held: only prefixes a symbol can be are tried. No
+	 * symbol holds a '[', and compilers' suffixes (".constprop.0",
+	 * ".isra.0", ".cold") give a handful of dots, not hundreds.
+	 */
+	for (end = s; *end && *end != '['; end++)
+		if (*end == '.' && ++dots > KSYM_SYMBOL_DOTS_MAX)
+			break;
+	for (p = end; p > s; p--) {
 		if (*p && *p != '.' && *p != '[')
 			continue;
 		c = *p;
@@ -345,6 +358,35 @@ static bool ksym_pfn_of(unsigned long addr, unsigned long *pfn)
 	return true;
 }
 
+/**
+ * ksym_addr_stays_ram - whether a watched range may be read on every hit
+ * @addr: its first byte
+ * @len:  its length
+ * @mod:  the live module whose memory holds it, or NULL
+ *
+ * The one rule for filter and trigger watches. vmalloc and ioremap share
+ * one range, so vmalloc memory, RAM now, may map a device's registers
+ * after a vfree(), and a read on a hit could change them. What stays RAM:
+ * the kernel image; the direct map, except reserved pages (the legacy ISA
+ * hole, firmware and boot allocations: page_is_ram() cannot be asked from
+ * the hit path or a trigger); and a module's memory, whose watches go
+ * before the module does. Lock-free, callable from any context.
+ *
+ * Return: true if the range may be read.
+ */
+bool ksym_addr_stays_ram(unsigned long addr, unsigned int len,
+			 const struct module *mod)
+{
+	unsigned long last = addr + len - 1;
+
+	if (mod || (__is_kernel(addr) && __is_kernel(last)))
+		return true;
+	return virt_addr_valid((void *)addr) &&
+	       virt_addr_valid((void *)last) &&
+	       !PageReserved(virt_to_page((void *)addr)) &&
+	       !PageReserved(virt_to_page((void *)last));
+}
+
 /* Every CPU's copy of a per-CPU watch is mapped RAM. */
 static int ksym_check_percpu(struct ksym_entry *e)
 {
@@ -424,8 +466,16 @@ static int ksym_check_memory(struct ksym_entry *e)
 		return 0;
 	if (!ksym_pfn_of(addr, &pfn))
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
-	/* Device memory (ioremap space) is watched, never read. */
-	spec->has_value = page_is_ram(pfn) == 1;
+	/*
+	 * Device memory is watched, never read. So is the rest of vmalloc
+	 * space: it is RAM now, but vmalloc and ioremap share one range, and
+	 * after a vfree() the same address may map a device's registers,
+	 * which a read on a hit could change. The value is read only where
+	 * it is always RAM: the direct map, the kernel image, and a live
+	 * module's memory (its watches go before the module does).
+	 */
+	spec->has_value = page_is_ram(pfn) == 1 &&
+			  ksym_addr_stays_ram(addr, spec->len, mod);
 	if (spec->has_value && !ksym_read_value(addr, spec->len, &dummy))
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
 	return 0;

@@ -143,7 +143,8 @@ int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
 		return PTR_ERR(bp);
 	WRITE_ONCE(bp->overflow_step_over, true);
 	ksym_warn_llsc();
-	*per_cpu_ptr(watch->bps, cpu) = bp;
+	/* Read locklessly by the trigger slots' irq_work. */
+	WRITE_ONCE(*per_cpu_ptr(watch->bps, cpu), bp);
 	if (!disabled)
 		perf_event_enable(bp);
 	return 0;
@@ -189,7 +190,7 @@ static int ksym_bp_modify(struct ksym_watch *watch,
 	 * back as the watch set wants it.
 	 */
 	if (ret)
-		ksym_bp_set_enabled(bp, ksym_armed);
+		ksym_bp_set_enabled(bp, ksym_armed && !READ_ONCE(watch->hot));
 	return ret;
 }
 
@@ -540,7 +541,8 @@ static int ksym_txn_rollback(struct ksym_txn *txn)
 			ksym_bp_release(u->watch, cpu);
 		for_each_set_bit(cpu, u->cpus[KSYM_UNDO_MODIFY], nr_cpu_ids) {
 			ret = ksym_bp_modify(u->watch, &u->watch->spec, cpu,
-					     !ksym_armed);
+					     !ksym_armed ||
+					     READ_ONCE(u->watch->hot));
 			if (ret) {
 				/* Old settings kept, new ones refused: drop. */
 				ksym_bp_release(u->watch, cpu);
@@ -551,8 +553,10 @@ static int ksym_txn_rollback(struct ksym_txn *txn)
 	for (i = txn->nr_undo - 1; i >= 0; i--) {
 		u = &txn->undo[i];
 		for_each_set_bit(cpu, u->cpus[KSYM_UNDO_RELEASE], nr_cpu_ids) {
+			/* As it was: a watch found too hot stays off. */
 			ret = ksym_bp_create(u->watch, &u->watch->spec, cpu,
-					     !ksym_armed);
+					     !ksym_armed ||
+					     READ_ONCE(u->watch->hot));
 			if (ret) {
 				pr_warn("could not restore %s on CPU %d: %d\n",
 					u->watch->spec.target, cpu, ret);
