@@ -271,8 +271,51 @@ static void ksym_test_stray(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, said);
 }
 
+/*
+ * One object, two slots: however two claims of it interleave (two CPUs
+ * firing the event at once, or an NMI over the first), one slot arms it
+ * and the other gives up, parked; the armed count says 1.
+ */
+static void ksym_test_one_slot_per_object(struct kunit *test)
+{
+	static const char * const orders[] = {
+		"aAbB",	/* one after the other: B sees A arming */
+		"abAB",	/* the lower arms first and tells the higher to yield */
+		"abBA",	/* the higher sees the lower's claim and gives up */
+		"baAB",	/* B took the lower slot */
+		"baBA",
+	};
+	long armed;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(orders); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ksym_dyn_test_claims(orders[i], &armed), 1,
+				    "order %s", orders[i]);
+		KUNIT_EXPECT_EQ_MSG(test, armed, 1, "order %s", orders[i]);
+	}
+}
+
+/*
+ * A slot's Hits total is every hit it counted, across objects: the retire
+ * that starts a CPU's counts again for the next object moves them to the
+ * slot's total, never twice, never none (the "61 where 47" of the past).
+ */
+static void ksym_test_retire_total(struct kunit *test)
+{
+	unsigned long total = 0;
+
+	KUNIT_ASSERT_EQ(test, ksym_dyn_test_retire(1, 7, &total), 0);
+	KUNIT_EXPECT_EQ(test, total, 7);
+	KUNIT_ASSERT_EQ(test, ksym_dyn_test_retire(6, 7, &total), 0);
+	KUNIT_EXPECT_EQ(test, total, 42);
+	KUNIT_ASSERT_EQ(test, ksym_dyn_test_retire(3, 0, &total), 0);
+	KUNIT_EXPECT_EQ(test, total, 0);
+}
+
 static struct kunit_case ksym_parser_cases[] = {
 	KUNIT_CASE(ksym_test_stray),
+	KUNIT_CASE(ksym_test_retire_total),
+	KUNIT_CASE(ksym_test_one_slot_per_object),
 	KUNIT_CASE(ksym_test_explicit_len),
 	KUNIT_CASE(ksym_test_default_len),
 	KUNIT_CASE(ksym_test_struct_default),

@@ -31,6 +31,13 @@
  *	ARMING, LIVE --(unwatch, too hot, address refused)--> CLAIMED
  *	CLAIMED --(parking word published, generation + 1)--> ENDING
  *	ENDING --(every CPU parked)--> PARKED
+ *	CLAIMED --(another slot claims the same object)--> YIELDED
+ *	CLAIMED, YIELDED --(claim given up, generation + 1)--> PARKED
+ *	YIELDED --(an end's parking word published)--> ENDING
+ *
+ * One object is watched by one slot: a claim for it that meets another
+ * slot's (the event fired on two CPUs at once, or in an NMI over itself)
+ * gives way, see ksym_dyn_claim_won().
  *
  * CLAIMED is held by one publisher, which never waits: an unwatch that
  * meets it is lost (the watch then stays until its slot is needed or the
@@ -50,6 +57,7 @@
 #include <linux/mm.h>
 #include <linux/rculist.h>
 #include <linux/sched/clock.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
@@ -70,6 +78,7 @@ enum ksym_dyn_state {
 	KSYM_DYN_ARMING,	/* the CPUs are moving to it */
 	KSYM_DYN_LIVE,		/* every CPU watches the object */
 	KSYM_DYN_ENDING,	/* the CPUs are moving back to @parking */
+	KSYM_DYN_YIELDED,	/* CLAIMED, told to give way to another slot */
 };
 
 #define KSYM_DYN_STATE_BITS	3
@@ -104,10 +113,15 @@ struct ksym_trigger;
  * @obj:      the object's address, kept after the watch ends for the
  *            profile rows; 0 before the first
  * @want:     the address the breakpoints are to watch
+ * @claiming: the object a ksym_watch claim is for until it is published
+ *            or given up, else 0
  * @cpu_gen:  the generation each CPU's breakpoint has taken
  * @arm_gen:  the generation that armed the slot for @obj
  * @cpu_arm:  the @arm_gen each CPU's counters are of
  * @retired:  each CPU's hits of earlier objects
+ * @retire_seq: each CPU's count of retires begun and ended (odd: under
+ *            way), so that a reader never sees a CPU's hits twice or not
+ *            at all
  * @fired_ns: local_clock() when the trigger fired, for the window
  * @bad:      a CPU's breakpoint refused @want (the architecture's check)
  * @stray_said: a stray hit was reported on the console
@@ -121,10 +135,12 @@ struct ksym_dyn {
 	atomic_long_t		ctl;
 	unsigned long		obj;
 	unsigned long		want;
+	unsigned long		claiming;
 	unsigned long __percpu	*cpu_gen;
 	unsigned long		arm_gen;
 	unsigned long __percpu	*cpu_arm;
 	unsigned long __percpu	*retired;
+	unsigned int __percpu	*retire_seq;
 	u64			fired_ns;
 	bool			bad;
 	bool			stray_said;
@@ -136,6 +152,9 @@ struct ksym_dyn {
  * @list:      entry in ksym_triggers, under ksym_trigger_mutex
  * @unwatch:   a ksym_unwatch trigger (no slots)
  * @call:      the event, whose module (if any) the trigger holds
+ * @tr:        the instance of the event file it is set in: an unwatch
+ *             ends watches of that instance's triggers only (compared,
+ *             never followed)
  * @event:     "system:event", for the stat file and error_log
  * @canon:     the trigger's canonical text, without count and filter
  * @name:      what events and profiles call the watched field:
@@ -162,6 +181,7 @@ struct ksym_trigger {
 	struct list_head	list;
 	bool			unwatch;
 	struct trace_event_call	*call;
+	const struct trace_array *tr;
 	char			event[2 * MAX_EVENT_NAME_LEN + 2];
 	char			*canon;
 	char			*name;
@@ -258,15 +278,48 @@ static bool ksym_dyn_take(struct ksym_dyn *d, unsigned long from)
 
 /*
  * From CLAIMED (generation @gen): publish @want as the next generation in
- * @state, ARMING or ENDING, and have every CPU move its breakpoint.
+ * @state, ARMING or ENDING, and have every CPU move its breakpoint. A
+ * cmpxchg, not a store: the trigger's free may have switched the slot off
+ * meanwhile, or another slot's claim of the same object may have told
+ * this one to yield. An end goes on when told to yield (its breakpoints
+ * are on the object; the other slot takes the object), an arming does not.
+ *
+ * Return: true if published; else the caller still holds the claim
+ * (ksym_dyn_unclaim()) or the slot is off.
  */
-static void ksym_dyn_publish(struct ksym_dyn *d, unsigned long gen,
+static bool ksym_dyn_publish(struct ksym_dyn *d, unsigned long gen,
 			     unsigned long want, int state)
 {
+	unsigned long new = ksym_ctl(gen + 1, state);
+	long old = ksym_ctl(gen, KSYM_DYN_CLAIMED);
+
 	WRITE_ONCE(d->want, want);
 	d->fired_ns = local_clock();
-	atomic_long_set_release(&d->ctl, ksym_ctl(gen + 1, state));
+	if (!atomic_long_try_cmpxchg_release(&d->ctl, &old, new) &&
+	    (state != KSYM_DYN_ENDING ||
+	     old != ksym_ctl(gen, KSYM_DYN_YIELDED) ||
+	     !atomic_long_try_cmpxchg_release(&d->ctl, &old, new)))
+		return false;
 	ksym_dyn_kick();
+	return true;
+}
+
+/*
+ * Give up a ksym_watch claim taken at generation @gen, told to yield or
+ * not: back to PARKED with the breakpoints where they are (on the parking
+ * word), at a new generation so that a claimer who saw this claim cannot
+ * mistake the slot's next claim for it.
+ */
+static void ksym_dyn_unclaim(struct ksym_dyn *d, unsigned long gen)
+{
+	long old = ksym_ctl(gen, KSYM_DYN_CLAIMED);
+	unsigned long new = ksym_ctl(gen + 1, KSYM_DYN_PARKED);
+
+	WRITE_ONCE(d->want, d->parking);
+	WRITE_ONCE(d->claiming, 0);
+	if (!atomic_long_try_cmpxchg_release(&d->ctl, &old, new) &&
+	    old == ksym_ctl(gen, KSYM_DYN_YIELDED))
+		atomic_long_try_cmpxchg_release(&d->ctl, &old, new);
 }
 
 /*
@@ -286,9 +339,8 @@ static bool ksym_dyn_end(struct ksym_dyn *d, unsigned long obj)
 		if (obj && READ_ONCE(d->obj) != obj)
 			return false;
 	} while (!ksym_dyn_take(d, c));
-	ksym_dyn_publish(d, ksym_ctl_gen(c), d->parking,
-			 KSYM_DYN_ENDING);
-	return true;
+	return ksym_dyn_publish(d, ksym_ctl_gen(c), d->parking,
+				KSYM_DYN_ENDING);
 }
 
 /* The CPUs with a breakpoint of @d have all taken generation @gen. */
@@ -315,7 +367,7 @@ static void ksym_dyn_settle(struct ksym_dyn *d, unsigned long c)
 	unsigned long gen = ksym_ctl_gen(c);
 	int s = ksym_ctl_state(c);
 	long old = c;
-	u64 window;
+	u64 window, max;
 
 	if (s != KSYM_DYN_ARMING && s != KSYM_DYN_ENDING)
 		return;
@@ -327,8 +379,7 @@ static void ksym_dyn_settle(struct ksym_dyn *d, unsigned long c)
 			return;
 		atomic_long_dec(&trig->armed);
 		atomic_long_inc(&trig->refused);
-		ksym_dyn_publish(d, gen, d->parking,
-				 KSYM_DYN_ENDING);
+		ksym_dyn_publish(d, gen, d->parking, KSYM_DYN_ENDING);
 		return;
 	}
 	if (!atomic_long_try_cmpxchg(&d->ctl, &old,
@@ -339,11 +390,19 @@ static void ksym_dyn_settle(struct ksym_dyn *d, unsigned long c)
 		WRITE_ONCE(d->bad, false);
 		return;
 	}
-	/* Only the winner of the cmpxchg writes these. */
+	/*
+	 * Only the winner of the cmpxchg writes window_last. The trigger
+	 * fired on another CPU, whose local_clock() may be a little ahead:
+	 * a negative window is 0, never a huge one. Slots of a trigger
+	 * settle at once: the maximum by cmpxchg.
+	 */
 	window = local_clock() - d->fired_ns;
+	if ((s64)window < 0)
+		window = 0;
 	WRITE_ONCE(trig->window_last, window);
-	if (window > READ_ONCE(trig->window_max))
-		WRITE_ONCE(trig->window_max, window);
+	max = READ_ONCE(trig->window_max);
+	while (window > max && !try_cmpxchg64(&trig->window_max, &max, window))
+		;
 }
 
 /*
@@ -355,11 +414,58 @@ static void ksym_dyn_settle(struct ksym_dyn *d, unsigned long c)
 static void ksym_dyn_new_object(struct ksym_dyn *d, unsigned long arm_gen)
 {
 	struct ksym_cpu_stats *stats = this_cpu_ptr(d->watch.stats);
+	unsigned int *seq = this_cpu_ptr(d->retire_seq);
 
-	*this_cpu_ptr(d->retired) += ksym_watch_hits(&d->watch,
-						     smp_processor_id());
+	WRITE_ONCE(*seq, *seq + 1);
+	/* Odd before the move: pairs with ksym_dyn_cpu_hits(). */
+	smp_wmb();
+	WRITE_ONCE(*this_cpu_ptr(d->retired),
+		   *this_cpu_ptr(d->retired) +
+		   ksym_watch_hits(&d->watch, smp_processor_id()));
 	memset(stats, 0, sizeof(*stats));
+	/* The move before even again. */
+	smp_wmb();
+	WRITE_ONCE(*seq, *seq + 1);
 	*this_cpu_ptr(d->cpu_arm) = arm_gen;
+}
+
+/* A slot's hits on @cpu, of every object: retired ones and the current. */
+static unsigned long ksym_dyn_cpu_hits(struct ksym_dyn *d, int cpu)
+{
+	unsigned int *seqp = per_cpu_ptr(d->retire_seq, cpu), seq;
+	unsigned long hits;
+
+	do {
+		seq = READ_ONCE(*seqp);
+		/* Pairs with the first smp_wmb() of ksym_dyn_new_object(). */
+		smp_rmb();
+		hits = READ_ONCE(*per_cpu_ptr(d->retired, cpu)) +
+		       ksym_watch_hits(&d->watch, cpu);
+		/* And with its second: no retire began meanwhile. */
+		smp_rmb();
+	} while ((seq & 1) || seq != READ_ONCE(*seqp));
+	return hits;
+}
+
+/*
+ * This CPU's breakpoint of @d refused the address published (the
+ * architecture's check). An object's: the slot ends, counted refused. The
+ * parking word's (which parses, so this is not seen): the breakpoint must
+ * not stay on an object that is about to be freed, so it is switched off
+ * on this CPU, which then watches nothing for the slot until the trigger
+ * goes.
+ */
+static void ksym_dyn_move_failed(struct ksym_dyn *d, struct perf_event *bp,
+				 unsigned long want)
+{
+	if (want != d->parking) {
+		WRITE_ONCE(d->bad, true);
+		return;
+	}
+	perf_event_disable_local(bp);
+	pr_warn_ratelimited("%s: %s: CPU %d cannot park its breakpoint: off\n",
+			    d->trig->event, d->trig->canon,
+			    smp_processor_id());
 }
 
 /*
@@ -378,13 +484,13 @@ static void ksym_dyn_apply(struct ksym_dyn *d)
 		return;
 	if (*cpu_gen != gen) {
 		arm_gen = READ_ONCE(d->arm_gen);
+		if (*this_cpu_ptr(d->cpu_arm) != arm_gen)
+			ksym_dyn_new_object(d, arm_gen);
 		if (bp) {
-			if (*this_cpu_ptr(d->cpu_arm) != arm_gen)
-				ksym_dyn_new_object(d, arm_gen);
 			attr = bp->attr;
 			attr.bp_addr = READ_ONCE(d->want);
 			if (modify_wide_hw_breakpoint_local(bp, &attr))
-				WRITE_ONCE(d->bad, true);
+				ksym_dyn_move_failed(d, bp, attr.bp_addr);
 		}
 		/* Pairs with ksym_dyn_settled(): @bad before the generation. */
 		smp_store_release(cpu_gen, gen);
@@ -412,20 +518,15 @@ static void ksym_dyn_sync_fn(struct irq_work *work)
 
 /*
  * What a trigger may watch, checked without a lock and without sleeping:
- * kernel RAM (the direct map or the kernel image; no vmalloc or device
- * memory, no user address), not the freed init sections, and aligned.
+ * memory that stays RAM while watched, as ksym_addr_stays_ram() says (the
+ * direct map and the kernel image; no vmalloc or device memory, no user
+ * address), not the freed init sections, and aligned.
  */
 static bool ksym_dyn_addr_ok(unsigned long addr, unsigned int len)
 {
-	unsigned long last = addr + len - 1;
-
-	if (!IS_ALIGNED(addr, len) ||
-	    init_section_intersects((void *)addr, len))
-		return false;
-	/* arm64 maps the kernel image outside the direct map. */
-	return (virt_addr_valid((void *)addr) &&
-		virt_addr_valid((void *)last)) ||
-	       (__is_kernel(addr) && __is_kernel(last));
+	return IS_ALIGNED(addr, len) &&
+	       !init_section_intersects((void *)addr, len) &&
+	       ksym_addr_stays_ram(addr, len, NULL);
 }
 
 static unsigned long ksym_trigger_field(struct ksym_trigger *trig, void *rec)
@@ -433,12 +534,110 @@ static unsigned long ksym_trigger_field(struct ksym_trigger *trig, void *rec)
 	return *(unsigned long *)(rec + trig->field_off);
 }
 
+/*
+ * Whether @d's claim of @obj stands against the trigger's other slots, so
+ * that one object is never watched by two (its hits counted twice). Each
+ * claimer sets @claiming and then (smp_mb) looks at the others, so of two
+ * claims at once at least one sees the other. A slot arming or watching
+ * @obj wins; of two claims, the lower slot: a higher one that sees a lower
+ * one gives way, a lower one that sees a higher one tells it to
+ * (CLAIMED -> YIELDED, which fails its publish).
+ */
+static bool ksym_dyn_claim_won(struct ksym_trigger *trig, struct ksym_dyn *d,
+			       unsigned long obj)
+{
+	bool lower = true;
+	struct ksym_dyn *o;
+	unsigned long c;
+	long old;
+	int i, s;
+
+	/* Our @claiming before the others': pairs with theirs. */
+	smp_mb();
+	for (i = 0; i < trig->nr_slots; i++) {
+		o = trig->slots[i];
+		if (o == d) {
+			lower = false;
+			continue;
+		}
+		do {
+			c = ksym_dyn_ctl(o);
+			s = ksym_ctl_state(c);
+			if ((s == KSYM_DYN_ARMING || s == KSYM_DYN_LIVE) &&
+			    READ_ONCE(o->obj) == obj)
+				return false;
+			if (s != KSYM_DYN_CLAIMED ||
+			    READ_ONCE(o->claiming) != obj)
+				break;
+			if (lower)
+				return false;
+			old = c;
+		} while (!atomic_long_try_cmpxchg(&o->ctl, &old,
+						  ksym_ctl(ksym_ctl_gen(c),
+							   KSYM_DYN_YIELDED)));
+	}
+	return true;
+}
+
+/*
+ * The first free slot of @trig, claimed for @obj: CLAIMED, with @claiming
+ * set. Return: the slot and its generation in @gen, or NULL if none.
+ */
+static struct ksym_dyn *ksym_dyn_claim(struct ksym_trigger *trig,
+				       unsigned long obj, unsigned long *gen)
+{
+	struct ksym_dyn *d;
+	unsigned long c;
+	int i;
+
+	for (i = 0; i < trig->nr_slots; i++) {
+		d = trig->slots[i];
+		c = ksym_dyn_ctl(d);
+		if (ksym_ctl_state(c) == KSYM_DYN_PARKED && ksym_dyn_take(d, c)) {
+			WRITE_ONCE(d->claiming, obj);
+			*gen = ksym_ctl_gen(c);
+			return d;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Arm slot @d, claimed at generation @gen, for @obj at @addr, unless
+ * another slot has the object. Return: true if it was armed.
+ */
+static bool ksym_dyn_arm(struct ksym_trigger *trig, struct ksym_dyn *d,
+			 unsigned long gen, unsigned long obj,
+			 unsigned long addr)
+{
+	unsigned long old_obj = d->obj, old_arm_gen = d->arm_gen;
+
+	if (!ksym_dyn_claim_won(trig, d, obj))
+		goto give_up;
+	WRITE_ONCE(d->obj, obj);
+	WRITE_ONCE(d->arm_gen, gen + 1);
+	if (!ksym_dyn_publish(d, gen, addr, KSYM_DYN_ARMING)) {
+		/* Told to yield, or the trigger is going: as it was. */
+		WRITE_ONCE(d->obj, old_obj);
+		WRITE_ONCE(d->arm_gen, old_arm_gen);
+		goto give_up;
+	}
+	/* After the publish: a claimer looking now sees ARMING and @obj. */
+	WRITE_ONCE(d->claiming, 0);
+	atomic_long_inc(&trig->armed);
+	return true;
+
+give_up:
+	ksym_dyn_unclaim(d, gen);
+	return false;
+}
+
 static void ksym_watch_trigger(struct event_trigger_data *data,
 			       struct trace_buffer *buffer, void *rec,
 			       struct ring_buffer_event *rbe)
 {
 	struct ksym_trigger *trig = data->private_data;
-	unsigned long obj, addr, c;
+	unsigned long obj, addr, gen;
 	struct ksym_dyn *d;
 	int i, s;
 
@@ -458,20 +657,12 @@ static void ksym_watch_trigger(struct event_trigger_data *data,
 		    READ_ONCE(d->obj) == obj)
 			return;
 	}
-	for (i = 0; i < trig->nr_slots; i++) {
-		d = trig->slots[i];
-		c = ksym_dyn_ctl(d);
-		if (ksym_ctl_state(c) == KSYM_DYN_PARKED && ksym_dyn_take(d, c))
-			goto claimed;
+	d = ksym_dyn_claim(trig, obj, &gen);
+	if (!d) {
+		atomic_long_inc(&trig->missed);
+		return;
 	}
-	atomic_long_inc(&trig->missed);
-	return;
-
-claimed:
-	WRITE_ONCE(d->obj, obj);
-	WRITE_ONCE(d->arm_gen, ksym_ctl_gen(c) + 1);
-	atomic_long_inc(&trig->armed);
-	ksym_dyn_publish(d, ksym_ctl_gen(c), addr, KSYM_DYN_ARMING);
+	ksym_dyn_arm(trig, d, gen, obj, addr);
 }
 
 static void ksym_unwatch_trigger(struct event_trigger_data *data,
@@ -487,9 +678,12 @@ static void ksym_unwatch_trigger(struct event_trigger_data *data,
 	obj = ksym_trigger_field(trig, rec);
 	if (!obj)
 		return;
-	/* Tracepoints run with preemption off: an RCU read-side section. */
+	/*
+	 * Tracepoints run with preemption off: an RCU read-side section.
+	 * Another instance's watches are another user's.
+	 */
 	list_for_each_entry_rcu(d, &ksym_dyns, node)
-		if (ksym_dyn_end(d, obj))
+		if (d->trig->tr == trig->tr && ksym_dyn_end(d, obj))
 			atomic_long_inc(&d->trig->unwatched);
 }
 
@@ -651,6 +845,10 @@ bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 }
 
 #if IS_ENABLED(CONFIG_KSYM_TRACER_KUNIT_TEST)
+static struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig,
+				       const char *name);
+static void ksym_dyn_free(struct ksym_dyn *d);
+
 /**
  * ksym_dyn_test_stray - for KUnit: hits of a slot's breakpoint, parked or not
  * @type:   the slot's access, HW_BREAKPOINT_W or HW_BREAKPOINT_RW
@@ -696,6 +894,150 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_stray);
+
+/**
+ * ksym_dyn_test_claims - for KUnit: two claims of one object, interleaved
+ * @steps: what the two claimers do, in order: 'a' (A claims a slot), 'A'
+ *         (A arms it), 'b' and 'B' the same for B
+ * @armed: the trigger's armed count after them
+ *
+ * A trigger of two slots of its own, never registered (so nothing moves
+ * a breakpoint: the kick finds no slot in ksym_dyns). Each claimer does
+ * what ksym_watch_trigger() does after its "already watched" look, split
+ * where another CPU or an NMI can come in between.
+ *
+ * Return: how many slots arm the object, or -ENOMEM, -EINVAL.
+ */
+int ksym_dyn_test_claims(const char *steps, long *armed)
+{
+	struct ksym_trigger *trig = kzalloc(sizeof(*trig), GFP_KERNEL);
+	struct ksym_dyn *slot[2] = { }, *who[2] = { };
+	unsigned long obj = (unsigned long)&ksym_dyn_parked, gen[2] = { };
+	int i, n, ret = -ENOMEM;
+
+	if (!trig)
+		return -ENOMEM;
+	for (i = 0; i < 2; i++) {
+		slot[i] = kzalloc(sizeof(*slot[i]), GFP_KERNEL);
+		if (!slot[i])
+			goto out;
+		slot[i]->trig = trig;
+		slot[i]->parking = (unsigned long)&ksym_dyn_parking[i];
+		slot[i]->want = slot[i]->parking;
+		atomic_long_set(&slot[i]->ctl, ksym_ctl(0, KSYM_DYN_PARKED));
+		trig->slots[i] = slot[i];
+	}
+	trig->nr_slots = 2;
+	ret = -EINVAL;
+	preempt_disable();
+	for (; *steps; steps++) {
+		n = tolower(*steps) - 'a';
+		if (n < 0 || n > 1)
+			break;
+		if (islower(*steps))
+			who[n] = ksym_dyn_claim(trig, obj, &gen[n]);
+		else if (who[n])
+			ksym_dyn_arm(trig, who[n], gen[n], obj, obj);
+	}
+	preempt_enable();
+	if (*steps)
+		goto out;
+	*armed = atomic_long_read(&trig->armed);
+	ret = 0;
+	for (i = 0; i < 2; i++) {
+		unsigned long c = atomic_long_read(&slot[i]->ctl);
+
+		if (ksym_ctl_state(c) == KSYM_DYN_ARMING && slot[i]->obj == obj)
+			ret++;
+		/* Given up: parked, nothing claimed, nothing to move to. */
+		else if (ksym_ctl_state(c) != KSYM_DYN_PARKED ||
+			 slot[i]->claiming || slot[i]->want != slot[i]->parking)
+			ret = -EINVAL;
+		if (ret < 0)
+			break;
+	}
+out:
+	kfree(slot[0]);
+	kfree(slot[1]);
+	kfree(trig);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_claims);
+
+/**
+ * ksym_dyn_test_retire - for KUnit: a slot's Hits total across objects
+ * @rounds: objects watched one after the other
+ * @hits:   hits counted on this CPU for each
+ * @total:  the slot's total after them, as trace_stat reads it
+ *
+ * A slot of its own, not in ksym_dyns and without breakpoints, taken
+ * through every state by the functions the triggers and the irq_work
+ * use: each object is claimed (this CPU's irq_work looks at the claim),
+ * armed (it moves twice to the generation), counts @hits, is ended
+ * (twice again) and parked; the retire moves the counts of the object
+ * before into the slot's retired total.
+ *
+ * Return: 0, or -ENOMEM, or -EINVAL if a state was not as it should be.
+ */
+int ksym_dyn_test_retire(int rounds, int hits, unsigned long *total)
+{
+	struct ksym_trigger *trig = kzalloc(sizeof(*trig), GFP_KERNEL);
+	unsigned long obj = (unsigned long)&ksym_dyn_parked, gen, sum = 0;
+	struct ksym_dyn *d = NULL;
+	int r, cpu, ret = -ENOMEM;
+
+	if (!trig)
+		return -ENOMEM;
+	trig->len = sizeof(long);
+	trig->access = HW_BREAKPOINT_W;
+	d = ksym_dyn_alloc(trig, "ksym_test_retire");
+	if (!d)
+		goto out;
+	trig->slots[0] = d;
+	trig->nr_slots = 1;
+	atomic_long_set(&d->ctl, ksym_ctl(0, KSYM_DYN_PARKED));
+	ret = -EINVAL;
+	for (r = 0; r < rounds; r++) {
+		preempt_disable();
+		if (ksym_dyn_claim(trig, obj, &gen) != d)
+			goto out_preempt;
+		local_irq_disable();
+		ksym_dyn_apply(d);	/* a stale look: still claimed */
+		local_irq_enable();
+		if (!ksym_dyn_arm(trig, d, gen, obj, obj))
+			goto out_preempt;
+		local_irq_disable();
+		ksym_dyn_apply(d);
+		ksym_dyn_apply(d);
+		local_irq_enable();
+		if (ksym_ctl_state(ksym_dyn_ctl(d)) != KSYM_DYN_LIVE)
+			goto out_preempt;
+		this_cpu_add(d->watch.stats->other, hits);
+		if (!ksym_dyn_end(d, obj))
+			goto out_preempt;
+		local_irq_disable();
+		ksym_dyn_apply(d);
+		ksym_dyn_apply(d);
+		local_irq_enable();
+		preempt_enable();
+		if (ksym_ctl_state(ksym_dyn_ctl(d)) != KSYM_DYN_PARKED)
+			goto out;
+	}
+	for_each_possible_cpu(cpu)
+		sum += ksym_dyn_cpu_hits(d, cpu);
+	*total = sum;
+	ret = 0;
+	goto out;
+out_preempt:
+	preempt_enable();
+out:
+	/* The irq_work the publishes kicked is done with the slot. */
+	irq_work_sync(this_cpu_ptr(&ksym_dyn_kick_work));
+	ksym_dyn_free(d);
+	kfree(trig);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_retire);
 #endif
 
 /**
@@ -738,10 +1080,19 @@ static bool ksym_trigger_count(struct event_trigger_data *data,
 			       struct trace_buffer *buffer, void *rec,
 			       struct ring_buffer_event *rbe)
 {
-	if (!data->count)
-		return false;
-	if (data->count != -1)
-		(data->count)--;
+	unsigned long n = READ_ONCE(data->count);
+
+	/*
+	 * Any CPU, NMI too: a cmpxchg, so that a :1 fires once however
+	 * many CPUs reach it at once (the core's own count is a plain
+	 * decrement).
+	 */
+	do {
+		if (!n)
+			return false;
+		if (n == -1)
+			return true;
+	} while (!try_cmpxchg(&data->count, &n, n - 1));
 	return true;
 }
 
@@ -797,6 +1148,7 @@ int ksym_trigger_settle(unsigned long obj)
 				continue;
 			s = ksym_ctl_state(ksym_dyn_ctl(d));
 			moving |= s == KSYM_DYN_CLAIMED ||
+				  s == KSYM_DYN_YIELDED ||
 				  s == KSYM_DYN_ARMING ||
 				  s == KSYM_DYN_ENDING;
 			live |= s == KSYM_DYN_LIVE;
@@ -837,6 +1189,7 @@ static void ksym_dyn_free(struct ksym_dyn *d)
 	free_percpu(d->cpu_gen);
 	free_percpu(d->cpu_arm);
 	free_percpu(d->retired);
+	free_percpu(d->retire_seq);
 	kfree(d);
 }
 
@@ -854,8 +1207,9 @@ static struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig,
 	d->cpu_gen = alloc_percpu(unsigned long);
 	d->cpu_arm = alloc_percpu(unsigned long);
 	d->retired = alloc_percpu(unsigned long);
+	d->retire_seq = alloc_percpu(unsigned int);
 	if (!d->watch.bps || !d->watch.stats || !d->cpu_gen || !d->cpu_arm ||
-	    !d->retired) {
+	    !d->retired || !d->retire_seq) {
 		ksym_dyn_free(d);
 		return NULL;
 	}
@@ -877,18 +1231,19 @@ static struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig,
 }
 
 /*
- * @cpu's breakpoint of a slot, at the slot's address now. Before the slot
- * is in ksym_dyns nothing is published; after, see ksym_dyn_cpu_online().
+ * @cpu's breakpoint of a slot, on its parking word whatever the slot
+ * watches: registering sleeps, and the object published when it started
+ * may be freed before it ends. A slot not yet in ksym_dyns has nothing
+ * published, so its breakpoints are where they should be (@gen, the
+ * generation they have taken); after, see ksym_dyn_cpu_online().
  */
-static int ksym_dyn_bp_create(struct ksym_dyn *d, int cpu)
+static int ksym_dyn_bp_create(struct ksym_dyn *d, int cpu, unsigned long gen)
 {
-	unsigned long gen = ksym_ctl_gen(ksym_dyn_ctl(d));
 	int ret;
 
-	d->watch.spec.addr = READ_ONCE(d->want);
+	d->watch.spec.addr = d->parking;
+	WRITE_ONCE(*per_cpu_ptr(d->cpu_gen, cpu), gen);
 	ret = ksym_bp_create(&d->watch, &d->watch.spec, cpu, false);
-	if (!ret)
-		WRITE_ONCE(*per_cpu_ptr(d->cpu_gen, cpu), gen);
 	return ret;
 }
 
@@ -896,8 +1251,8 @@ static int ksym_dyn_bp_create(struct ksym_dyn *d, int cpu)
  * ksym_dyn_cpu_online - give a CPU that came online its slot breakpoints
  * @cpu: the CPU
  *
- * Called with ksym_mutex held. A slot that cannot get one on @cpu watches
- * the other CPUs, as a watch of ksym_trace_filter does.
+ * Called with ksym_mutex held, on @cpu. A slot that cannot get one on
+ * @cpu watches the other CPUs, as a watch of ksym_trace_filter does.
  */
 void ksym_dyn_cpu_online(unsigned int cpu)
 {
@@ -905,24 +1260,23 @@ void ksym_dyn_cpu_online(unsigned int cpu)
 	int ret;
 
 	lockdep_assert_held(&ksym_mutex);
+	if (WARN_ON_ONCE(cpu != raw_smp_processor_id()))
+		return;
 	list_for_each_entry(d, &ksym_dyns, node) {
-		ret = ksym_dyn_bp_create(d, cpu);
+		/*
+		 * Created on the parking word, and taken by no generation:
+		 * from the moment it is published, a moving slot waits for
+		 * this CPU, which then moves it to what was published last.
+		 */
+		ret = ksym_dyn_bp_create(d, cpu, KSYM_DYN_GEN_NONE);
 		if (ret) {
 			pr_warn("cannot watch %s on CPU %u: %d\n",
 				d->watch.spec.target, cpu, ret);
 			continue;
 		}
-		/*
-		 * Registering slept: an address published meanwhile found
-		 * no breakpoint here. Move it now, on this CPU (the callback
-		 * of an online CPU runs on it), whatever was published.
-		 */
-		WRITE_ONCE(*per_cpu_ptr(d->cpu_gen, cpu), KSYM_DYN_GEN_NONE);
-		if (!WARN_ON_ONCE(cpu != raw_smp_processor_id())) {
-			local_irq_disable();
-			ksym_dyn_apply(d);
-			local_irq_enable();
-		}
+		local_irq_disable();
+		ksym_dyn_apply(d);
+		local_irq_enable();
 	}
 }
 
@@ -969,7 +1323,7 @@ static void ksym_trigger_reg_workfn(struct work_struct *work)
 	for (i = 0; i < trig->nr_slots; i++) {
 		d = trig->slots[i];
 		for_each_online_cpu(cpu) {
-			ret = ksym_dyn_bp_create(d, cpu);
+			ret = ksym_dyn_bp_create(d, cpu, 0);
 			if (ret)
 				break;
 		}
@@ -1023,6 +1377,9 @@ static void ksym_trigger_free_workfn(struct work_struct *work)
  * and ksym_unwatch:FIELD[:N], each with an optional "if FILTER".
  */
 
+/* Says that a number field holds an address, with no type. */
+#define KSYM_VOID_CAST	"(void *)"
+
 /* "struct foo", from a field's type "struct foo *" or "const struct foo *". */
 static bool ksym_field_struct(const char *type, char *out, size_t size)
 {
@@ -1060,15 +1417,24 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	unsigned long size = 0, off = 0, nr;
 	int n, ret, field_pos, len_pos = 0;
 	unsigned int len = 0;
+	bool is_addr = false;
 
 	*count = NULL;
 	if (!t || !name)
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEM, pos, -ENOMEM);
-	if (!trig->unwatch && *p == '(') {
+	/* What ksym_trace_filter refuses under lockdown: value= reads memory. */
+	if (!trig->unwatch && security_locked_down(LOCKDOWN_KPROBES))
+		return ksym_entry_fail(e, KSYM_ERR_LOCKDOWN, pos, -EPERM);
+	/* "(void *)": a number field that holds an address, untyped. */
+	if (!strncmp(p, KSYM_VOID_CAST, strlen(KSYM_VOID_CAST))) {
+		p += strlen(KSYM_VOID_CAST);
+		is_addr = true;
+	} else if (!trig->unwatch && *p == '(') {
 		n = ksym_parse_cast(e, p, pos, t);
 		if (n < 0)
 			return n;
 		p += n;
+		is_addr = true;
 	}
 	/* FIELD: an identifier, as in the event's format. */
 	field = p;
@@ -1136,14 +1502,22 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	if (!f)
 		return ksym_entry_fail(e, KSYM_ERR_T_NO_FIELD, field_pos,
 				       -ENOENT);
+	/*
+	 * An address: a pointer, or a number the user says holds one (a
+	 * probe's u64 argument, an unsigned long call_site). Never a count
+	 * or a size taken for one (kmalloc's bytes_req).
+	 */
 	if (f->size != sizeof(long) ||
 	    (f->filter_type != FILTER_OTHER &&
-	     f->filter_type != FILTER_PTR_STRING))
+	     f->filter_type != FILTER_PTR_STRING) ||
+	    (!is_addr && !strchr(f->type, '*')))
 		return ksym_entry_fail(e, KSYM_ERR_T_NOT_ADDR, field_pos,
 				       -EINVAL);
 	trig->field_off = f->offset;
 	if (trig->unwatch) {
-		trig->canon = kstrdup(f->name, GFP_KERNEL);
+		trig->canon = kasprintf(GFP_KERNEL, "%s%s",
+					is_addr ? KSYM_VOID_CAST : "",
+					f->name);
 		return trig->canon ? 0 : -ENOMEM;
 	}
 
@@ -1185,6 +1559,8 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	if (t->cast && t->cast != type) {
 		cast = t->cast;
 		cast_end = ")";
+	} else if (is_addr && !t->cast) {
+		cast_end = KSYM_VOID_CAST;
 	}
 	trig->canon = kasprintf(GFP_KERNEL, "%s%s%s%s%s%s/%u:%s",
 				*cast ? "(" : "", cast, cast_end, f->name,
@@ -1358,6 +1734,7 @@ static int ksym_trigger_parse(struct event_command *cmd_ops,
 	e->err = -1;
 	pos = strlen(glob) + 1;
 	trig->unwatch = cmd_ops->trigger == ksym_unwatch_trigger;
+	trig->tr = file->tr;
 	snprintf(trig->event, sizeof(trig->event), "%s:%s",
 		 call->class->system, trace_event_name(call));
 	INIT_LIST_HEAD(&trig->list);
@@ -1562,8 +1939,7 @@ static void ksym_trigger_row_fill(struct ksym_trigger_row *row,
 		row->live += ksym_ctl_state(atomic_long_read(&d->ctl)) ==
 			     KSYM_DYN_LIVE;
 		for_each_possible_cpu(cpu)
-			row->hits += READ_ONCE(*per_cpu_ptr(d->retired, cpu)) +
-				     ksym_watch_hits(&d->watch, cpu);
+			row->hits += ksym_dyn_cpu_hits(d, cpu);
 	}
 }
 
