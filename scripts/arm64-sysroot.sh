@@ -60,6 +60,22 @@ ndownloaded=0
 sandbox=()
 ((EUID != 0)) || sandbox=(-o APT::Sandbox::User=root)
 
+# Restartable: downloads go to DEBS/.download.PID and each .deb is moved into
+# the cache only once whole (apt-get download writes the file under its final
+# name: a run cut short would leave a partial .deb that every later run takes
+# as cached); extraction and the sysroot are made in .tmp directories. All are
+# removed however the run ends (Ctrl-C and kill end it through exit), and the
+# downloads of runs killed outright (-9) on the next entry.
+tmp_paths=()
+remove_tmp() { ((${#tmp_paths[@]} == 0)) || rm -rf "${tmp_paths[@]}"; }
+trap remove_tmp EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+for d in "$DEBS"/.download.*; do
+	[[ -d $d && ${d##*.} =~ ^[0-9]+$ ]] || continue
+	kill -0 "${d##*.}" 2> /dev/null || rm -rf "$d"
+done
+
 declare -A debfile=() # package -> its .deb file name (this version)
 declare -A taken=()   # package -> 1: in the sysroot
 declare -A walked=()  # package -> 1: its ELF files' NEEDED looked at
@@ -100,18 +116,27 @@ fetch() {
 	done
 	if ((${#want[@]})); then
 		say "downloading ${want[*]}"
-		(cd "$DEBS" && apt-get download -q "${sandbox[@]}" "${want[@]}" > /dev/null) ||
+		local dl=$DEBS/.download.$$
+		tmp_paths=("$dl")
+		rm -rf "$dl"
+		mkdir -p "$dl"
+		(cd "$dl" && apt-get download -q "${sandbox[@]}" "${want[@]}" > /dev/null) ||
 			die "apt-get download ${want[*]} failed"
+		mv "$dl"/*.deb "$DEBS/"
+		rm -rf "$dl"
+		tmp_paths=()
 		ndownloaded=$((ndownloaded + ${#want[@]}))
 	fi
 	for p in "${new[@]}"; do
 		f=${debfile[$p]}
 		[[ -f $DEBS/$f ]] || die "$DEBS/$f missing after apt-get download"
 		if [[ ! -d $DEBS/x/${f%.deb} ]]; then
+			tmp_paths=("$DEBS/x/${f%.deb}.tmp")
 			rm -rf "$DEBS/x/${f%.deb}.tmp"
 			mkdir -p "$DEBS/x/${f%.deb}.tmp"
 			dpkg-deb -x "$DEBS/$f" "$DEBS/x/${f%.deb}.tmp"
 			mv "$DEBS/x/${f%.deb}.tmp" "$DEBS/x/${f%.deb}"
+			tmp_paths=()
 		fi
 		fetched[$p]=1
 		while IFS= read -r so; do
@@ -224,6 +249,7 @@ if [[ -f $stamp ]] && [[ "$(cat "$stamp")" == "$(printf '%s\n' "${list[@]}")" ]]
 	say "${SYSROOT#"$ROOT"/} up to date: ${#list[@]} packages ($(elapsed $((SECONDS - start))))"
 	exit 0
 fi
+tmp_paths=("$SYSROOT.tmp")
 rm -rf "$SYSROOT.tmp"
 mkdir -p "$SYSROOT.tmp"
 for f in "${list[@]}"; do
@@ -235,5 +261,6 @@ echo "$key" > "$SYSROOT.tmp/.ksym-key"
 [[ -d $SYSROOT.tmp/usr/lib/$TRIPLE/pkgconfig ]] || die "no usr/lib/$TRIPLE/pkgconfig in the sysroot"
 rm -rf "$SYSROOT"
 mv "$SYSROOT.tmp" "$SYSROOT"
+tmp_paths=()
 size=$(du -c "${list[@]/#/$DEBS/}" | tail -n 1 | cut -f1)
 say "${SYSROOT#"$ROOT"/}: ${#list[@]} packages, $((size / 1024)) MB of .debs ($ndownloaded downloaded now), $(du -sh "$SYSROOT" | cut -f1) unpacked ($(elapsed $((SECONDS - start))))"

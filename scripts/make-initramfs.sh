@@ -289,7 +289,11 @@ else
 	((runs > 0)) || die "the copied ksym-ctl does not run with the copied libraries"
 fi
 
-# Pack.
+# Pack into OUT.tmp, renamed once whole; removed however the run ends (Ctrl-C
+# and kill end it through exit). The staging tree is made afresh each run.
+trap 'rm -f "$OUT.tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 find . -print0 | LC_ALL=C sort -z \
 	| cpio --null --create --format=newc --owner=0:0 --quiet \
 	| gzip -1 > "$OUT.tmp"

@@ -9,6 +9,10 @@
 #     upstream files that patches/series changes), on branch ksym-series.
 #  3. git format-patch base..ksym-series -o build/patches, with a cover letter.
 # The result is what `make patches-check` applies and builds.
+# Restartable: step 1 works in build/pristine.new and build/pristine.unpack.PID
+# under a lock (build/pristine.lock), removes them on any exit (Ctrl-C, kill,
+# error) and, on entry, what a run killed outright (SIGKILL) left; step 3
+# writes build/patches.new and renames it.
 # Env: KSYM_PATCHES_REV (take the project files from this commit, e.g. HEAD,
 # instead of the working tree), KSYM_PATCHES_OUT (default build/patches),
 # KSYM_PRISTINE (default build/pristine), KSYM_TARBALL.
@@ -24,16 +28,36 @@ BRANCH=ksym-series
 
 start=$SECONDS
 
+# The temporaries of the step running now: removed however the script ends.
+# Ctrl-C and kill end it through exit, so that the EXIT trap runs.
+tmp_paths=()
+remove_tmp() { ((${#tmp_paths[@]} == 0)) || rm -rf "${tmp_paths[@]}"; }
+trap remove_tmp EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 # ensure_pristine: build/pristine with the tarball as its one commit, tag base.
 ensure_pristine() {
 	if git --git-dir="$PRISTINE" rev-parse -q --verify 'base^{commit}' > /dev/null 2>&1; then
 		return
 	fi
 	[[ -f $TARBALL ]] || die "$TARBALL missing (make deps installs linux-source-6.12)"
-	local t0=$SECONDS tmp top
+	local t0=$SECONDS tmp top lock
+	mkdir -p "$(dirname "$PRISTINE")"
+	# One maker at a time; the lock is dropped with the process, even a
+	# killed one. Under it, any pristine.new or pristine.unpack.* is what
+	# an earlier run left (killed with -9): a half-made repository, which
+	# git would take as made ("nothing to commit"), and 1.7 GB of tree.
+	exec {lock}> "$PRISTINE.lock"
+	flock "$lock"
+	if git --git-dir="$PRISTINE" rev-parse -q --verify 'base^{commit}' > /dev/null 2>&1; then
+		exec {lock}>&-
+		return	# made by the run we waited for
+	fi
 	top=$(basename "$TARBALL" .tar.xz)
 	tmp=$PRISTINE.unpack.$$
-	rm -rf "$PRISTINE" "$tmp"
+	tmp_paths=("$PRISTINE.new" "$tmp")
+	rm -rf "$PRISTINE" "$PRISTINE.new" "$PRISTINE".unpack.*
 	mkdir -p "$tmp"
 	say "making ${PRISTINE#"$ROOT"/}: unpacking $TARBALL and committing it (about 1 min, once)"
 	tar -xf "$TARBALL" -C "$tmp"
@@ -55,6 +79,8 @@ ensure_pristine() {
 	)
 	rm -rf "$tmp"
 	mv "$PRISTINE.new" "$PRISTINE"
+	tmp_paths=()
+	exec {lock}>&-
 	say "pristine repository made in $(elapsed $((SECONDS - t0)))"
 }
 
@@ -74,11 +100,14 @@ cover=$BUILD/series-cover.txt
 tip=$(python3 "$ROOT/scripts/series.py" --git-dir "$PRISTINE" --base base --root "$ROOT" \
 	--conf "$CONF" --branch "$BRANCH" --cover-out "$cover" ${REV:+--rev "$REV"})
 
-rm -rf "$OUT"
-mkdir -p "$OUT"
-git --git-dir="$PRISTINE" format-patch -q --cover-letter --no-signature -o "$OUT" base.."$tip" > /dev/null
+# Into OUT.new, then in place of OUT: an interrupted run leaves the last
+# whole series, never part of one (patches-check would take it as whole).
+tmp_paths=("$OUT.new")
+rm -rf "$OUT.new"
+mkdir -p "$OUT.new"
+git --git-dir="$PRISTINE" format-patch -q --cover-letter --no-signature -o "$OUT.new" base.."$tip" > /dev/null
 # The cover letter: subject and blurb from series.conf.
-letter=$(find "$OUT" -name '0000-cover-letter.patch')
+letter=$(find "$OUT.new" -name '0000-cover-letter.patch')
 if [[ -n $letter && -s $cover ]]; then
 	python3 - "$letter" "$cover" << 'EOF'
 import sys
@@ -90,6 +119,9 @@ text = text.replace("*** BLURB HERE ***", blurb.strip("\n"), 1)
 open(letter, "w").write(text)
 EOF
 fi
+rm -rf "$OUT"
+mv "$OUT.new" "$OUT"
+tmp_paths=()
 
 n=0
 while IFS= read -r p; do

@@ -15,7 +15,8 @@
 # Prints a line per patch and "N patches, all build, checkpatch: E errors,
 # W warnings, C checks"; exits non-zero on a failed git am or build, or an
 # ERROR/WARNING not allowed. Logs: build/series/NNNN.build.log, .checkpatch.txt.
-# Env: KSYM_JOBS (default 2), KSYM_PATCHES_OUT (default build/patches),
+# Restartable: a run cut short (Ctrl-C, kill -9) leaves nothing the next one
+# trips on (see the lock below). Env: KSYM_JOBS (default 2), KSYM_PATCHES_OUT (default build/patches),
 # KSYM_SERIES_DIR (default build/series), KSYM_PATCHES_REV (take
 # config/ksym.config from this commit), KSYM_SERIES_NO_BUILD=1 (checkpatch only).
 set -euo pipefail
@@ -49,8 +50,20 @@ else
 	cp "$ROOT/config/ksym.config" "$fragment"
 fi
 
+# One run at a time: under the lock, what git left locked in the worktree is
+# a killed run's (an index.lock stops every later reset; a worktree add cut
+# short stays registered "locked" and refuses a new add to the same path).
+exec {lock}> "$SDIR/.lock"
+flock -n "$lock" || die "another patches-check runs in ${SDIR#"$ROOT"/} (${SDIR#"$ROOT"/}/.lock)"
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 # --- 1. a pristine worktree -----------------------------------------------------
 t0=$SECONDS
+if [[ -f $TREE/.git ]]; then
+	wt_admin=$(sed -n 's/^gitdir: //p' "$TREE/.git")
+	[[ -z $wt_admin ]] || rm -f "$wt_admin/index.lock" "$wt_admin/HEAD.lock"
+fi
 if [[ -e $TREE/.git ]]; then
 	git -C "$TREE" am --abort > /dev/null 2>&1 || true
 	git -C "$TREE" checkout -q --detach base
@@ -59,6 +72,9 @@ if [[ -e $TREE/.git ]]; then
 else
 	say "making the worktree ${TREE#"$ROOT"/} (once, about a minute)"
 	rm -rf "$TREE"
+	# A registration a killed add left "locked" would not be pruned, and
+	# would refuse the add.
+	rm -f "$PRISTINE/worktrees/$(basename "$TREE")/locked"
 	git --git-dir="$PRISTINE" worktree prune
 	git --git-dir="$PRISTINE" worktree add -q --detach "$TREE" base
 fi

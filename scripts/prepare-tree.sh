@@ -21,11 +21,23 @@ STATE=$TREE/.ksym
 OVERLAY_DIRS=(kernel include Documentation)
 
 # --- 1. unpack ------------------------------------------------------------------
+# The unpacked tarball (1.7 GB) goes to .unpack.PID beside the tree: removed
+# however this run ends (Ctrl-C and kill end it through exit), and those of
+# runs killed outright (-9), whose PID is gone, on the next entry.
+unpack_tmp=
+trap '[[ -z $unpack_tmp ]] || rm -rf "$unpack_tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 if [[ ! -f $TREE/Makefile ]]; then
 	[[ -f $TARBALL ]] || die "$TARBALL missing (make deps installs linux-source-6.12)"
 	parent=$(dirname "$TREE")
 	top=$(basename "$TARBALL" .tar.xz)
 	mkdir -p "$parent"
+	for d in "$parent"/.unpack.*; do
+		[[ -d $d && ${d##*.} =~ ^[0-9]+$ ]] || continue
+		kill -0 "${d##*.}" 2> /dev/null || rm -rf "$d"
+	done
+	unpack_tmp=$parent/.unpack.$$
 	rm -rf "$parent/.unpack.$$"
 	mkdir "$parent/.unpack.$$"
 	say "unpacking $TARBALL (about 10 s)"
@@ -34,6 +46,7 @@ if [[ ! -f $TREE/Makefile ]]; then
 	rm -rf "$TREE"
 	mv "$parent/.unpack.$$/$top" "$TREE"
 	rmdir "$parent/.unpack.$$"
+	unpack_tmp=
 	mkdir -p "$STATE"
 	(cd "$TREE" && find . -path ./.ksym -prune -o ! -type d -print | sed 's|^\./||' | LC_ALL=C sort) \
 		> "$STATE/upstream-files"

@@ -17,6 +17,7 @@ import argparse
 import fnmatch
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -366,4 +367,7 @@ def main():
 
 
 if __name__ == "__main__":
+    # kill (make-patches.sh's TERM) ends it as Ctrl-C does: through the
+    # finally and with blocks, which remove the temporary index and tree.
+    signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(143))
     main()
