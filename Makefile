@@ -30,6 +30,8 @@
 #                   patch, checkpatch --strict on each (build/series/)
 #   make kernel KSRC=/path/to/linux   the series on your own 6.12 git tree (git am
 #                   in a worktree of it, build/ksrc/), built with the same config
+#   make fuzz       the libFuzzer harnesses of the tools' readers (tools/fuzz),
+#                   each FUZZ_SECS (default 60) s: executions, coverage, crashes
 #   make help       this list
 #
 # Knobs (environment): KSYM_NO_PATCHES=1, KSYM_JOBS, KSYM_TESTS, KSYM_FT_VERBOSE,
@@ -39,7 +41,7 @@
 SHELL := /bin/bash
 .NOTPARALLEL:
 .PHONY: all help check check-arm64 check-arm64-build bench-arm64 check-arm64-ci check-debug check-kcsan vm bench bench-profile bench-profile-prod bench-prod-kernel build deps tree kernel initramfs lint clean distclean run selftest selftest-testdir \
-	patches patches-check
+	patches patches-check fuzz
 
 BUILD := build
 
@@ -79,6 +81,8 @@ check: build
 	$(MAKE) -s -C tools/ksym-plugin test
 	$(MAKE) -s -C tools/kshark-ksym test
 	$(MAKE) -s -C tools/ksym-ctl test
+	bash scripts/test-restartable.sh
+	$(MAKE) -s -C tools/fuzz check
 	bash scripts/run-vm.sh test
 	@# Lockdown cannot be lifted: its case gets a boot of its own (KUnit ran
 	@# in the first).
@@ -264,6 +268,12 @@ bench-profile-prod: bench-prod-kernel
 # Everything the VM boots, from a fresh clone: packages, tree, kernel, initramfs
 # (.NOTPARALLEL: in this order).
 build: deps tree kernel initramfs
+
+# The harnesses of tools/fuzz (README there), each run FUZZ_SECS seconds on
+# a copy of its corpus; exits non-zero on any crash (build/fuzz/artifacts).
+FUZZ_SECS ?= 60
+fuzz: deps
+	$(MAKE) -s -C tools/fuzz run FUZZ_SECS=$(FUZZ_SECS)
 
 # The series for upstream: build/patches/*.patch (scripts/make-patches.sh), and
 # its check (scripts/patches-check.sh): bisectable build, checkpatch --strict.

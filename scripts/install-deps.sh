@@ -35,6 +35,8 @@ packages=(
 	shellcheck
 	# tools/kshark-ksym: KernelShark plugin, its headless and Xvfb tests
 	kernelshark libkshark-dev libjson-c-dev g++ xvfb imagemagick xdotool
+	# tools/fuzz: libFuzzer harnesses (clang -fsanitize=fuzzer)
+	clang libclang-rt-14-dev
 )
 update=
 case ${1:-} in

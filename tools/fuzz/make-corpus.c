@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make-corpus: writes the seed corpora of the harnesses (corpus/NAME/),
+ * from real files: the records of the trace.dat fixtures the tests use
+ * (framed as fuzz.h says), records of ksym_stack and ksym_branches built
+ * on their formats in those files, BTF made here with libbpf (the shapes
+ * fields.c must handle) and a slice of the host's kernel BTF (a few types,
+ * pointers cut to forward declarations: small), and the texts of
+ * /proc/kallsyms, trace_stat and ksym_trace_filter as the kernel writes
+ * them. Run by `make corpus`; its output is committed (keep it small).
+ *
+ *   make-corpus DIR
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <bpf/btf.h>
+#include <trace-cmd.h>
+
+#include "fuzz.h"
+
+#define MAX_RECS	64
+
+struct rec {
+	int		cpu;
+	char		event[32];
+	unsigned char	*data;
+	int		size;
+};
+
+struct recs {
+	struct tep_handle	*tep;
+	struct rec		r[MAX_RECS];
+	int			n;
+};
+
+static const char *outdir;
+
+static FILE *seed(const char *harness, const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", outdir, harness);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		perror(path);
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "%s/%s/%s", outdir, harness, name);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+static void put_rec(FILE *f, int cpu, const void *data, int size)
+{
+	fputc(cpu, f);
+	fputc(size & 0xff, f);
+	fputc(size >> 8, f);
+	fwrite(data, 1, size, f);
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
+		     void *data)
+{
+	struct recs *rs = data;
+	struct tep_event *ev;
+	struct rec *r;
+
+	(void)h;
+	ev = tep_find_event(rs->tep, tep_data_type(rs->tep, rec));
+	if (!ev || strncmp(ev->name, "ksym_", 5) || rs->n == MAX_RECS)
+		return 0;
+	r = &rs->r[rs->n++];
+	r->cpu = cpu;
+	snprintf(r->event, sizeof(r->event), "%s", ev->name);
+	r->data = malloc(rec->size);
+	memcpy(r->data, rec->data, rec->size);
+	r->size = rec->size;
+	return 0;
+}
+
+static struct tracecmd_input *load(const char *rel, struct recs *rs)
+{
+	struct tracecmd_input *h = fuzz_open_fixture(rel);
+
+	int i;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->tep = tracecmd_get_tep(h);
+	tracecmd_iterate_events(h, NULL, 0, on_record, rs);
+	/* ksym-ctl record writes into an instance: its buffer too */
+	for (i = 0; i < tracecmd_buffer_instances(h); i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+		if (!b)
+			continue;
+		tracecmd_iterate_events(b, NULL, 0, on_record, rs);
+		tracecmd_close(b);
+	}
+	return h;
+}
+
+/* Selector byte, then one record's bytes (the plugin's input). */
+static void raw_seed(const char *harness, const char *name, int sel,
+		     const void *data, int size)
+{
+	FILE *f = seed(harness, name);
+
+	fputc(sel, f);
+	fwrite(data, 1, size, f);
+	fclose(f);
+}
+
+/* Selector byte, then records @from..@to of @rs whose event starts with @ev. */
+static void seq_seed(const char *harness, const char *name, int sel,
+		     const struct recs *rs, int from, int to, const char *ev)
+{
+	FILE *f = seed(harness, name);
+	int i;
+
+	fputc(sel, f);
+	for (i = from; i < to && i < rs->n; i++)
+		if (!ev || !strcmp(rs->r[i].event, ev))
+			put_rec(f, rs->r[i].cpu, rs->r[i].data, rs->r[i].size);
+	fclose(f);
+}
+
+/*
+ * A record of @event (system ksym) with fixed field @nr_name = @nr and the
+ * dynamic array @arr_name holding @n longs @vals, laid out as the kernel
+ * lays it (the array after the fixed fields).
+ */
+static int make_array_rec(struct tep_handle *tep, const char *event,
+			  const char *arr_name, const unsigned long long *vals,
+			  int n, unsigned int nr, unsigned int source,
+			  unsigned char *buf)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, "ksym", event);
+	struct tep_format_field *arr, *f;
+	int off, len = n * 8;
+	unsigned int loc;
+
+	if (!ev)
+		return 0;
+	arr = tep_find_field(ev, arr_name);
+	memset(buf, 0, 512);
+	memcpy(buf, &(unsigned short){ ev->id }, 2);
+	memcpy(buf + 4, &(int){ 42 }, 4);
+	f = tep_find_field(ev, "nr");
+	memcpy(buf + f->offset, &nr, 4);
+	f = tep_find_field(ev, "source");
+	if (f)
+		memcpy(buf + f->offset, &source, 4);
+	off = (arr->offset + arr->size + 7) & ~7;
+	loc = (unsigned int)len << 16 | off;
+	memcpy(buf + arr->offset, &loc, 4);
+	memcpy(buf + off, vals, len);
+	return off + len;
+}
+
+static void record_seeds(void)
+{
+	struct tracecmd_input *h_new, *h_old;
+	struct recs new, old;
+	unsigned char buf[512];
+	unsigned long long ips[4], ft[6];
+	struct tep_format_field *ip;
+	unsigned long long fn;
+	int size, i;
+	FILE *f;
+
+	h_new = load("kshark-ksym/tests/ksym-hits.dat", &new);
+	h_old = load("ksym-ctl/tests/ksym-hitgen.dat", &old);
+
+	/* Frames near a hit's ip: in the fixture's kallsyms, so they resolve. */
+	fn = 0;
+	ip = tep_find_field(tep_find_event_by_name(new.tep, "ksym", "ksym_hit"), "ip");
+	for (i = 0; i < new.n && !fn; i++)
+		if (ip && !strcmp(new.r[i].event, "ksym_hit"))
+			tep_read_number_field(ip, new.r[i].data, &fn);
+	for (i = 0; i < 4; i++)
+		ips[i] = fn + 0x10 * i;
+	for (i = 0; i < 6; i++)
+		ft[i] = fn + 0x8 * i;
+
+	/* report: old files with callchains, new ones, the four --sort sets, -g, --json */
+	seq_seed("report", "hitgen-g", 0x09, &old, 0, MAX_RECS, NULL);
+	seq_seed("report", "hitgen-g-json", 0x19, &old, 0, MAX_RECS, NULL);
+	seq_seed("report", "hitgen-sort3", 0x07, &old, 0, 6, NULL);
+	seq_seed("report", "hitgen-32bit-1cpu", 0xc9, &old, 0, 8, NULL);
+	seq_seed("report", "hits", 0x00, &new, 0, MAX_RECS, NULL);
+	seq_seed("report", "hits-json-sort1", 0x12, &new, 0, 6, NULL);
+	seq_seed("report", "hits-swapped", 0x20, &new, 0, 4, NULL);
+	/* today's hits, each followed by a ksym_stack on its CPU */
+	f = seed("report", "hits-stacks-g");
+	fputc(0x08, f);
+	for (i = 0; i < new.n && i < 6; i++) {
+		put_rec(f, new.r[i].cpu, new.r[i].data, new.r[i].size);
+		size = make_array_rec(new.tep, "ksym_stack", "ips", ips, 1 + i % 4,
+				      1 + i % 4, 0, buf);
+		put_rec(f, new.r[i].cpu, buf, size);
+	}
+	fclose(f);
+
+	/* plugin: ksym_stack and ksym_branches, recorded and made */
+	for (i = 0; i < old.n; i++) {
+		char name[32];
+
+		if (strcmp(old.r[i].event, "ksym_stack") || i > 6)
+			continue;
+		snprintf(name, sizeof(name), "stack-recorded-%d", i);
+		raw_seed("plugin", name, 0x00, old.r[i].data, old.r[i].size);
+	}
+	size = make_array_rec(new.tep, "ksym_stack", "ips", ips, 4, 4, 0, buf);
+	raw_seed("plugin", "stack-4", 0x00, buf, size);
+	size = make_array_rec(new.tep, "ksym_branches", "from_to", ft, 6, 3, 2, buf);
+	raw_seed("plugin", "branches-3-software", 0x01, buf, size);
+	size = make_array_rec(new.tep, "ksym_branches", "from_to", ft, 4, 2, 1, buf);
+	raw_seed("plugin", "branches-2-hardware-swapped", 0x03, buf, size);
+
+	/* kshark: the hits of both fixtures */
+	seq_seed("kshark", "hits", 0x00, &new, 0, MAX_RECS, "ksym_hit");
+	seq_seed("kshark", "hits-swapped", 0x02, &new, 0, 4, "ksym_hit");
+	seq_seed("kshark", "hitgen", 0x01, &old, 0, MAX_RECS, "ksym_hit");
+
+	tracecmd_close(h_new);
+	tracecmd_close(h_old);
+}
+
+/* fields: BTF --------------------------------------------------------- */
+
+static void btf_seed(const char *name, int sel, const char *arg, struct btf *btf)
+{
+	const void *raw;
+	__u32 size;
+	FILE *f = seed("fields", name);
+
+	raw = btf__raw_data(btf, &size);
+	fputc(sel, f);
+	fwrite(arg, 1, strlen(arg) + 1, f);
+	fwrite(raw, 1, size, f);
+	fclose(f);
+}
+
+/* The shapes fields.c walks: bit-fields, arrays of arrays, anonymous and
+ * empty structs and unions, typedefs, per-CPU and other variables. */
+static struct btf *made_btf(void)
+{
+	struct btf *b = btf__new_empty();
+	int i_int, i_uint, i_long, i_char, s_inner, s_empty, u_anon, s_foo, arr,
+	    arr2, td, v_pcpu, v_glob, ds, ptr, s_list;
+
+	i_int = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	i_uint = btf__add_int(b, "unsigned int", 4, 0);
+	i_long = btf__add_int(b, "long", 8, BTF_INT_SIGNED);
+	i_char = btf__add_int(b, "char", 1, BTF_INT_CHAR);
+	s_list = btf__add_struct(b, "list_head", 16);
+	ptr = btf__add_ptr(b, s_list);
+	btf__add_field(b, "next", ptr, 0, 0);
+	btf__add_field(b, "prev", ptr, 64, 0);
+	s_inner = btf__add_struct(b, NULL, 4);
+	btf__add_field(b, "x", i_int, 0, 0);
+	s_empty = btf__add_struct(b, NULL, 0);
+	u_anon = btf__add_union(b, NULL, 8);
+	btf__add_field(b, "u", i_long, 0, 0);
+	btf__add_field(b, "ch", i_char, 0, 0);
+	btf__add_field(b, "__empty_ch", s_empty, 0, 0);
+	arr = btf__add_array(b, i_int, i_long, 2);
+	arr2 = btf__add_array(b, i_int, arr, 4);
+	s_foo = btf__add_struct(b, "foo", 128);
+	btf__add_field(b, "a", i_int, 0, 0);
+	btf__add_field(b, "b", i_uint, 32, 3);
+	btf__add_field(b, "c", i_uint, 35, 5);
+	btf__add_field(b, "arr", arr2, 64, 0);
+	btf__add_field(b, NULL, s_inner, 576, 0);
+	btf__add_field(b, NULL, u_anon, 640, 0);
+	btf__add_field(b, "list", s_list, 704, 0);
+	btf__add_field(b, "name", btf__add_array(b, i_int, i_char, 16), 832, 0);
+	td = btf__add_typedef(b, "foo_t", s_foo);
+	v_pcpu = btf__add_var(b, "percpu_foo", BTF_VAR_GLOBAL_ALLOCATED, td);
+	v_glob = btf__add_var(b, "global_foo", BTF_VAR_GLOBAL_ALLOCATED, s_foo);
+	ds = btf__add_datasec(b, ".data..percpu", 128);
+	btf__add_datasec_var_info(b, v_pcpu, 0, 128);
+	ds = btf__add_datasec(b, ".data", 128);
+	btf__add_datasec_var_info(b, v_glob, 0, 128);
+	(void)ds;
+	return b;
+}
+
+/* Type @id of @src copied into @dst with what it needs; pointers to a
+ * struct or union become pointers to its forward declaration. */
+static int copy_type(struct btf *dst, const struct btf *src, __u32 id, int *map)
+{
+	const struct btf_type *t;
+	const char *name;
+	int r = 0, i;
+
+	if (!id)
+		return 0;
+	if (map[id])
+		return map[id];
+	t = btf__type_by_id(src, id);
+	name = btf__name_by_offset(src, t->name_off);
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		r = btf__add_int(dst, name, t->size, btf_int_encoding(t));
+		break;
+	case BTF_KIND_FLOAT:
+		r = btf__add_float(dst, name, t->size);
+		break;
+	case BTF_KIND_PTR: {
+		const struct btf_type *p = btf__type_by_id(src, t->type);
+		const char *pn = p ? btf__name_by_offset(src, p->name_off) : NULL;
+
+		if (p && btf_is_composite(p) && pn && *pn)
+			r = btf__add_ptr(dst, btf__add_fwd(dst, pn, btf_is_union(p) ?
+							 BTF_FWD_UNION : BTF_FWD_STRUCT));
+		else
+			r = btf__add_ptr(dst, 0);
+		break;
+	}
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *a = btf_array(t);
+		int elem = copy_type(dst, src, a->type, map);
+		int idx = copy_type(dst, src, a->index_type, map);
+
+		r = btf__add_array(dst, idx, elem, a->nelems);
+		break;
+	}
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION: {
+		const struct btf_member *m = btf_members(t);
+		int n = btf_vlen(t), *ids = calloc(n + 1, sizeof(int));
+
+		for (i = 0; i < n; i++)
+			ids[i] = copy_type(dst, src, m[i].type, map);
+		r = btf_is_union(t) ? btf__add_union(dst, name, t->size) :
+				      btf__add_struct(dst, name, t->size);
+		for (i = 0; i < n; i++)
+			btf__add_field(dst, btf__name_by_offset(src, m[i].name_off), ids[i],
+				       btf_member_bit_offset(t, i),
+				       btf_member_bitfield_size(t, i));
+		free(ids);
+		break;
+	}
+	case BTF_KIND_TYPEDEF:
+		r = btf__add_typedef(dst, name, copy_type(dst, src, t->type, map));
+		break;
+	case BTF_KIND_CONST:
+		r = btf__add_const(dst, copy_type(dst, src, t->type, map));
+		break;
+	case BTF_KIND_VOLATILE:
+		r = btf__add_volatile(dst, copy_type(dst, src, t->type, map));
+		break;
+	case BTF_KIND_ENUM: {
+		const struct btf_enum *e = btf_enum(t);
+
+		r = btf__add_enum(dst, name, t->size);
+		for (i = 0; i < btf_vlen(t); i++)
+			btf__add_enum_value(dst, btf__name_by_offset(src, e[i].name_off),
+					    e[i].val);
+		break;
+	}
+	default:	/* functions, enum64, tags: as void */
+		return 0;
+	}
+	if (r < 0)
+		r = 0;
+	map[id] = r;
+	return r;
+}
+
+/* A few types of the host's kernel BTF, or NULL without it. */
+static struct btf *vmlinux_slice(const char *const *names, const char *pcpu_var)
+{
+	struct btf *src = btf__parse("/sys/kernel/btf/vmlinux", NULL), *dst;
+	int *map, i, id, v;
+
+	if (!src)
+		return NULL;
+	map = calloc(btf__type_cnt(src), sizeof(int));
+	dst = btf__new_empty();
+	for (i = 0; names[i]; i++) {
+		id = btf__find_by_name_kind(src, names[i], BTF_KIND_STRUCT);
+		if (id < 0)
+			id = btf__find_by_name_kind(src, names[i], BTF_KIND_UNION);
+		if (id > 0)
+			copy_type(dst, src, id, map);
+	}
+	id = pcpu_var ? btf__find_by_name_kind(src, pcpu_var, BTF_KIND_VAR) : -1;
+	if (id > 0) {
+		const struct btf_type *t = btf__type_by_id(src, id);
+		int type = copy_type(dst, src, t->type, map);
+
+		v = btf__add_var(dst, pcpu_var, BTF_VAR_GLOBAL_ALLOCATED, type);
+		btf__add_datasec(dst, ".data..percpu", 4096);
+		btf__add_datasec_var_info(dst, v, 0, btf__resolve_size(dst, type));
+	}
+	free(map);
+	btf__free(src);
+	return dst;
+}
+
+static void fields_seeds(void)
+{
+	static const char *const slice1[] = { "sockaddr", "list_head", "qspinlock",
+					      "callback_head", NULL };
+	static const char *const slice2[] = { "timer_list", "hlist_node", "kref", NULL };
+	struct btf *b = made_btf();
+
+	btf_seed("made-names", 0x00, "", b);
+	btf_seed("made-names-deep-json", 0x3f, "", b);
+	btf_seed("made-foo", 0x0f, "foo", b);
+	btf_seed("made-path", 0x00, "percpu_foo.arr[3]", b);
+	btf_seed("made-cast", 0x10, "(struct foo)global_foo.list", b);
+	btf_seed("made-bitfield", 0x00, "struct foo.c", b);
+	btf_seed("made-typedef", 0x01, "foo_t", b);
+	btf_seed("made-missing", 0x00, "nosuch", b);
+	btf__free(b);
+	b = vmlinux_slice(slice1, "process_counts");
+	if (b) {
+		btf_seed("vmlinux-sockaddr", 0x00, "sockaddr", b);
+		btf_seed("vmlinux-names-r", 0x0f, "", b);
+		btf_seed("vmlinux-qspinlock-json", 0x10, "qspinlock.val", b);
+		btf__free(b);
+	}
+	b = vmlinux_slice(slice2, NULL);
+	if (b) {
+		btf_seed("vmlinux-timer", 0x02, "struct timer_list", b);
+		btf__free(b);
+	}
+}
+
+/* texts --------------------------------------------------------------- */
+
+static void text_seed(const char *harness, const char *name, const char *text,
+		      size_t size)
+{
+	FILE *f = seed(harness, name);
+
+	fwrite(text, 1, size, f);
+	fclose(f);
+}
+
+#define TEXT_SEED(h, n, t) text_seed(h, n, t, sizeof(t) - 1)
+
+static const char kallsyms_text[] =
+	"0000000000000000 A fixed_percpu_data\n"
+	"0000000000001000 A cpu_debug_store\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T _text\n"
+	"ffffffff81001000 T do_one_initcall\n"
+	"ffffffff810a2b30 T release_task\n"
+	"ffffffff810a3c40 t do_raw_write_lock\n"
+	"ffffffff82a01000 D pid_max\n"
+	"ffffffff82c04000 D init_task\n"
+	"ffffffff83000000 b total_forks\n"
+	"ffffffffc0002000 b ksym_hitgen_var\t[ksym_hitgen]\n"
+	"ffffffffc0000000 t ksym_hitgen_write_a\t[ksym_hitgen]\n"
+	"ffffffffc0000100 t ksym_hitgen_run\t[ksym_hitgen]\n";
+
+/* A hit of fuzz_filter's input at @buf + @n (fuzz_filter.c); the new end. */
+static int put_hit(char *buf, int n, unsigned long long addr,
+		   unsigned long long caller, int len, int access, int line)
+{
+	unsigned char hit[20] = { 0 };
+
+	memcpy(hit, &addr, 8);
+	memcpy(hit + 8, &caller, 8);
+	hit[16] = len;
+	hit[17] = access;
+	hit[18] = line;
+	memcpy(buf + n, hit, sizeof(hit));
+	return n + sizeof(hit);
+}
+
+static void text_seeds(void)
+{
+	char buf[4096];
+	int n;
+
+	TEXT_SEED("kallsyms", "kallsyms", kallsyms_text);
+	TEXT_SEED("kallsyms", "restricted",
+		  "0000000000000000 T _stext\n0000000000000000 T do_one_initcall\n");
+	TEXT_SEED("kallsyms", "odd-lines",
+		  "ffffffff81000000 T\nffffffff81000010  x\nffffffff81000020 T a\t[\n"
+		  "ffffffff81000030 T b\t[m]\nffffffff81000030 T a\t[m\nzz T q\n");
+
+	TEXT_SEED("trace_stat", "stat-before-after",
+		  "  Access Type  Symbol                              Counter     Callers\n"
+		  "  -----------  ------                              -------     -------\n"
+		  "  -w-          pid_max/4                           1           1\n"
+		  "  rw-          (struct task_struct)init_task.flags/4  3  2  -\n"
+		  "\0"
+		  "  Symbol                              Caller                                    Hits        Share\n"
+		  "  ------                              ------                                    ----        -----\n"
+		  "  pid_max  do_proc_dointvec_minmax_conv  1  100.00%\n"
+		  "\0"
+		  "  -w-          pid_max/4                           5           2\n"
+		  "  rw-          init_task.flags/4  9  2  -\n"
+		  "\0"
+		  "  ksym_hitgen_var                     ksym_hitgen_write_a [ksym_hitgen]         300         30.00%\n"
+		  "  pid_max  do_proc_dointvec_minmax_conv  4  80.00%\n"
+		  "  pid_max  [other]  1  20.00%\n"
+		  "  init_task.flags  release_task  9  100.00%\n");
+	TEXT_SEED("trace_stat", "watches-only",
+		  "  r--  runqueues.nr_running/4  12  0  -\n  --x  0xffffffff81001000/1  2  1\n");
+
+	TEXT_SEED("filter", "filter-hits",
+		  "pid_max/4:-w-\n"
+		  "(struct task_struct)init_task.flags/4:rw-@0-1 # disarmed: cpu 2 offline\n"
+		  "runqueues.nr_running/4:r--\n"
+		  "ksym_hitgen:ksym_hitgen_var/8:rw-\n"
+		  "0xffffffff83000000/8:-w- # incomplete: 1 of 2 CPUs\n"
+		  "do_one_initcall+0x10/1:--x\n");
+	n = snprintf(buf, sizeof(buf),
+		     "pid_max/4:-w-\nruncount/4:r--\nksym_hitgen:ksym_hitgen_var/8:rw-\n");
+	buf[n++] = '\0';
+	memcpy(buf + n, kallsyms_text, sizeof(kallsyms_text));
+	n += sizeof(kallsyms_text);
+	/* hits: pid_max by release_task, by address then by sym; the module's */
+	n = put_hit(buf, n, 0xffffffff82a01000ULL, 0xffffffff810a2b40ULL, 4, 2, 0xff);
+	n = put_hit(buf, n, 0xffffffff82a01000ULL, 0xffffffff810a2b40ULL, 4, 2, 0);
+	n = put_hit(buf, n, 0xffffffffc0002000ULL, 0xffffffffc0000004ULL, 8, 3, 0xff);
+	text_seed("filter", "filter-kallsyms-hits", buf, n);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: make-corpus DIR\n");
+		return 2;
+	}
+	outdir = argv[1];
+	if (mkdir(outdir, 0755) && errno != EEXIST) {
+		perror(outdir);
+		return 1;
+	}
+	record_seeds();
+	fields_seeds();
+	text_seeds();
+	return 0;
+}
