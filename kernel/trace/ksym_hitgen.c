@@ -134,6 +134,21 @@ struct ksym_hitgen_pcpu {
 DEFINE_PER_CPU(struct ksym_hitgen_pcpu, ksym_hitgen_pcpu);
 
 /*
+ * Twins of the KUnit file's (built in) for ksym-btf-twin.tc: names are
+ * not unique across BTFs. A struct of the same name laid out otherwise,
+ * which a cast of this module's symbols must take, and a per-CPU
+ * variable of the same name and another type, which must be typed by
+ * this module's BTF.
+ */
+struct ksym_test_twin {
+	u32		a;
+	u32		b;
+};
+
+static struct ksym_test_twin ksym_hitgen_twin_obj __used;
+static DEFINE_PER_CPU(unsigned long, ksym_hitgen_twin_pcpu) __used;
+
+/*
  * An object found at run time: the object scenario allocates it, names it
  * in an event, writes its count and frees it. Its type is in the module's
  * BTF, so "ksym_watch:obj.count:-w-" resolves the path.

@@ -226,6 +226,7 @@ struct ksym_watch {
 	C(NO_SUCH_WATCH, "No such watch to remove"),			\
 	C(TOO_MANY,	"Too many watches: at most 32; remove one first"),	\
 	C(MODULE_GOING,	"The module of this address is going away"),	\
+	C(MODULE_COMING,	"The module is still loading: its per-CPU data can be watched once it is live"), \
 	C(LOCKDOWN,	"Kernel is locked down: no new watches"),	\
 	C(NO_SLOT,	"No free hardware breakpoint slot: they are shared with perf and ptrace; remove a watch or narrow its @CPULIST"), \
 	C(REG_FAILED,	"The breakpoint core refused this watch: x86 refuses the CPU entry area and its debug-register state"), \
@@ -337,6 +338,7 @@ struct ksym_target {
 	int		path_pos;
 	unsigned long	addr;		/* the symbol's, from kallsyms */
 	bool		percpu;		/* a per-CPU variable */
+	struct module	*mod;		/* a trigger's event's module, or NULL */
 	/* What trace_ksym_btf.c found: */
 	unsigned long	off;		/* bytes from the symbol to the field */
 	unsigned long	size;		/* the field's bytes */

@@ -16,6 +16,7 @@
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <asm/sections.h>
 
 #include "trace.h"
 #include "trace_ksym.h"
@@ -33,44 +34,162 @@ static const char *ksym_btf_var_name(const char *sym)
 	return colon ? colon + 1 : sym;
 }
 
-/*
- * Is the variable BTF found by @t's name the symbol's own? Names are not
- * unique: a module's per-CPU variable may share its name with a kernel
- * symbol or with another module's variable, and bpf_find_btf_id() returns
- * the first. It is the symbol's if @btf is vmlinux's for a kernel symbol,
- * or for a module's per-CPU variable the BTF of the module whose per-CPU
- * area holds @t->addr (module BTF has variables for per-CPU data only).
- * That module must also still be live: one that is going away is not
- * watched (its GOING notifier may have run, and ksym_mutex, held here,
- * keeps it from finishing otherwise).
- *
- * Return: 1 if it is, 0 if not, -ENOENT if its module is going away.
- */
-static int ksym_btf_var_is_sym(const struct btf *btf,
-			       const struct ksym_target *t, bool module_percpu)
+/* The first type id of @btf's own: a module's BTF is split from vmlinux's. */
+static u32 ksym_btf_first_own(const struct btf *btf)
 {
-	struct module *mod;
-	int ret = 0;
+	const struct btf *base = btf_base_btf(btf);
 
-	if (!module_percpu)
-		return !btf_is_module(btf) &&
-		       (t->percpu || !is_module_address(t->addr));
-	if (!btf_is_module(btf))
-		return 0;
-	mod = btf_try_get_module(btf);
-	if (!mod)
-		return -ENOENT;
-#ifdef CONFIG_SMP
-	ret = t->addr >= (unsigned long)mod->percpu &&
-	      t->addr < (unsigned long)mod->percpu + mod->percpu_size;
-#endif
-	module_put(mod);
-	return ret;
+	return base ? btf_nr_types(base) : 1;
 }
 
-/* The struct or union type a cast names, in @btf or any BTF. */
+/*
+ * Whether BTF variable @id of @btf is @t's symbol, by where its data
+ * section puts it, not by its name (names are not unique: a static of one
+ * file and a per-CPU variable of another, or two modules' per-CPU
+ * variables): per-CPU exactly when @t is, and then at @t's offset in the
+ * per-CPU section, which starts at @pcpu_base.
+ */
+static bool ksym_btf_var_at(const struct btf *btf, u32 id,
+			    const struct ksym_target *t,
+			    unsigned long pcpu_base)
+{
+	u32 i, j, total = btf_nr_types(btf);
+	const struct btf_var_secinfo *vsi;
+	const struct btf_type *sec;
+	bool percpu;
+
+	for (i = ksym_btf_first_own(btf); i < total; i++) {
+		sec = btf_type_by_id(btf, i);
+		if (BTF_INFO_KIND(sec->info) != BTF_KIND_DATASEC)
+			continue;
+		percpu = !strcmp(btf_name_by_offset(btf, sec->name_off),
+				 ".data..percpu");
+		for_each_vsi(j, sec, vsi)
+			if (vsi->type == id)
+				return percpu == t->percpu &&
+				       (!percpu ||
+					vsi->offset == t->addr - pcpu_base);
+	}
+	return false;
+}
+
+/* The type @name of @kind among @btf's own types: its id, or 0. */
+static s32 ksym_btf_find_own(const struct btf *btf, const char *name,
+			     u32 kind)
+{
+	u32 i, total = btf_nr_types(btf);
+	const struct btf_type *type;
+
+	for (i = ksym_btf_first_own(btf); i < total; i++) {
+		type = btf_type_by_id(btf, i);
+		if (BTF_INFO_KIND(type->info) == kind &&
+		    !strcmp(btf_name_by_offset(btf, type->name_off), name))
+			return i;
+	}
+	return 0;
+}
+
+/* The variable of @btf's own types that is @t's symbol: its id, or 0. */
+static s32 ksym_btf_find_var(const struct btf *btf,
+			     const struct ksym_target *t,
+			     unsigned long pcpu_base)
+{
+	const char *name = ksym_btf_var_name(t->sym);
+	u32 i, total = btf_nr_types(btf);
+	const struct btf_type *type;
+
+	for (i = ksym_btf_first_own(btf); i < total; i++) {
+		type = btf_type_by_id(btf, i);
+		if (btf_type_is_var(type) &&
+		    !strcmp(btf_name_by_offset(btf, type->name_off), name) &&
+		    ksym_btf_var_at(btf, i, t, pcpu_base))
+			return i;
+	}
+	return 0;
+}
+
+/*
+ * The module @t's symbol belongs to: the one its "mod:" prefix names, or
+ * whose memory holds it; NULL for vmlinux or a module's per-CPU variable
+ * named without its module (its address is in no module's memory).
+ * ksym_mutex is held: a module found cannot finish going away (its GOING
+ * notifier waits for the mutex).
+ */
+static struct module *ksym_btf_sym_module(const struct ksym_target *t)
+{
+	const char *colon = strchr(t->sym, ':');
+	char name[MODULE_NAME_LEN];
+	struct module *mod;
+
+	if (colon && colon - t->sym >= sizeof(name))
+		return NULL;
+	preempt_disable();
+	if (colon) {
+		strscpy(name, t->sym, colon - t->sym + 1);
+		mod = find_module(name);
+	} else {
+		mod = __module_address(t->addr);
+	}
+	preempt_enable();
+	return mod;
+}
+
+/*
+ * The variable that types @t's symbol, in its own module's BTF or
+ * vmlinux's: sets *@btf (a reference) and returns its id, 0 if none, or
+ * a negative errno with the entry's error set (a module not live).
+ */
+static s32 ksym_btf_sym_var(struct ksym_entry *e, struct ksym_target *t,
+			    bool module_percpu, struct btf **btf)
+{
+	struct module *mod = ksym_btf_sym_module(t);
+	unsigned long pcpu_base = (unsigned long)__per_cpu_start;
+	struct btf *b;
+	s32 id;
+
+	if (module_percpu && !mod) {
+		/* By its name alone: the first module's of that name. */
+		id = bpf_find_btf_id(ksym_btf_var_name(t->sym), BTF_KIND_VAR,
+				     &b);
+		if (id <= 0)
+			return 0;
+		mod = btf_is_module(b) ? btf_try_get_module(b) : NULL;
+		btf_put(b);
+		if (!mod)
+			return 0;
+		module_put(mod);
+	}
+	if (mod) {
+		if (mod->state == MODULE_STATE_GOING)
+			return ksym_entry_fail(e, KSYM_ERR_MODULE_GOING,
+					       t->sym_pos, -ENOENT);
+		/* Its BTF is not read before it is live (btf_try_get_module). */
+		if (mod->state != MODULE_STATE_LIVE && module_percpu)
+			return ksym_entry_fail(e, KSYM_ERR_MODULE_COMING,
+					       t->sym_pos, -EAGAIN);
+#ifdef CONFIG_SMP
+		pcpu_base = (unsigned long)mod->percpu;
+#endif
+	}
+	b = btf_get_module_btf_ref(mod);
+	if (IS_ERR_OR_NULL(b))
+		return 0;
+	id = ksym_btf_find_var(b, t, pcpu_base);
+	if (id > 0)
+		*btf = b;
+	else
+		btf_put(b);
+	return id;
+}
+
+/*
+ * The struct or union type a cast names: in *@btf if set (the symbol's
+ * own BTF), else in any BTF, vmlinux's first, which sets *@btf. With
+ * @own_only, *@btf (a module's, holding vmlinux's too) is the only one:
+ * the layout of another module's struct of that name would be wrong.
+ */
 static s32 ksym_btf_find_cast(struct ksym_entry *e, struct ksym_target *t,
-			      struct btf **btf)
+			      struct btf **btf, bool own_only)
 {
 	const char *name = t->cast;
 	u32 kind;
@@ -84,9 +203,16 @@ static s32 ksym_btf_find_cast(struct ksym_entry *e, struct ksym_target *t,
 		name += strlen("union ");
 	}
 	if (*btf) {
-		id = btf_find_by_name_kind(*btf, name, kind);
-		return id > 0 ? id : ksym_entry_fail(e, KSYM_ERR_NO_TYPE,
-						     t->cast_pos, -ENOENT);
+		/* A module's own types before vmlinux's, which its BTF holds. */
+		id = ksym_btf_find_own(*btf, name, kind);
+		if (id <= 0)
+			id = btf_find_by_name_kind(*btf, name, kind);
+		if (id > 0 || own_only)
+			return id > 0 ? id :
+			       ksym_entry_fail(e, KSYM_ERR_NO_TYPE,
+					       t->cast_pos, -ENOENT);
+		btf_put(*btf);
+		*btf = NULL;
 	}
 	id = bpf_find_btf_id(name, kind, btf);
 	return id > 0 ? id : ksym_entry_fail(e, KSYM_ERR_NO_TYPE, t->cast_pos,
@@ -194,13 +320,14 @@ static int ksym_btf_walk(struct ksym_entry *e, struct ksym_target *t,
 }
 
 /*
- * The type of @t (the cast, found in *@btf if set, else in any BTF, which
- * sets *@btf; or @var_type, the symbol's own), then @t->path walked from
- * it: sets @t->off, @t->size and @t->canon.
+ * The type of @t (the cast, found as ksym_btf_find_cast() says; or
+ * @var_type, the symbol's own), then @t->path walked from it: sets
+ * @t->off, @t->size and @t->canon.
  */
 static int ksym_btf_resolve_path(struct ksym_entry *e, struct ksym_target *t,
 				 struct btf **btf,
-				 const struct btf_type *var_type)
+				 const struct btf_type *var_type,
+				 bool own_only)
 {
 	const struct btf_type *type = var_type;
 	u32 bitfield = 0, size;
@@ -209,7 +336,7 @@ static int ksym_btf_resolve_path(struct ksym_entry *e, struct ksym_target *t,
 	int ret;
 
 	if (t->cast) {
-		id = ksym_btf_find_cast(e, t, btf);
+		id = ksym_btf_find_cast(e, t, btf, own_only);
 		if (id < 0)
 			return id;
 		type = btf_type_by_id(*btf, id);
@@ -254,7 +381,13 @@ int ksym_btf_resolve_type(struct ksym_entry *e, struct ksym_target *t)
 
 	t->canon[0] = '\0';
 	t->typed = false;
-	ret = ksym_btf_resolve_path(e, t, &btf, NULL);
+	/* The event's module's types first (an event's own struct). */
+	if (t->mod) {
+		btf = btf_get_module_btf_ref(t->mod);
+		if (IS_ERR(btf))
+			btf = NULL;
+	}
+	ret = ksym_btf_resolve_path(e, t, &btf, NULL, false);
 	if (btf)
 		btf_put(btf);
 	return ret;
@@ -286,22 +419,25 @@ int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 
 	t->canon[0] = '\0';
 	t->typed = false;
-	id = bpf_find_btf_id(ksym_btf_var_name(t->sym), BTF_KIND_VAR, &btf);
-	ret = id > 0 ? ksym_btf_var_is_sym(btf, t, module_percpu) : 0;
-	if (ret < 0) {
-		ret = ksym_entry_fail(e, KSYM_ERR_MODULE_GOING, t->sym_pos,
-				      ret);
+	id = ksym_btf_sym_var(e, t, module_percpu, &btf);
+	if (id < 0) {
+		ret = id;
 		goto out;
 	}
-	if (ret) {
+	if (id) {
 		var_type = btf_type_skip_modifiers(btf,
 						   btf_type_by_id(btf, id)->type,
 						   NULL);
 		t->typed = true;
-	} else if (btf) {
-		/* Another variable of that name: not this symbol's type. */
-		btf_put(btf);
-		btf = NULL;
+	} else if (!module_percpu) {
+		/* Untyped: a cast is looked up in the symbol's module first. */
+		struct module *mod = ksym_btf_sym_module(t);
+
+		if (mod) {
+			btf = btf_get_module_btf_ref(mod);
+			if (IS_ERR(btf))
+				btf = NULL;
+		}
 	}
 	/*
 	 * A module's per-CPU data is not in the module's memory: its BTF is
@@ -323,7 +459,8 @@ int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 		ret = 0;
 		goto out;
 	}
-	ret = ksym_btf_resolve_path(e, t, &btf, var_type);
+	/* A module symbol's own BTF, if it has one, is the only one. */
+	ret = ksym_btf_resolve_path(e, t, &btf, var_type, !!btf);
 out:
 	if (btf)
 		btf_put(btf);

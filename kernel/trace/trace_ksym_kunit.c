@@ -28,6 +28,13 @@ struct ksym_test_twin {
 
 static struct ksym_test_twin ksym_hitgen_floor_hits __used;
 
+/*
+ * A per-CPU variable of the name of one of ksym_hitgen's, of another
+ * type: vmlinux's BTF is searched first, and the module's must still be
+ * typed by its own (ksym-btf-twin.tc).
+ */
+static DEFINE_PER_CPU(struct ksym_test_twin, ksym_hitgen_twin_pcpu) __used;
+
 /* Parse @text into a fresh entry; returns the entry, owned by the test. */
 static struct ksym_entry *ksym_test_parse(struct kunit *test, const char *text,
 					  int *ret)

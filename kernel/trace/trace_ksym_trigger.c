@@ -1422,6 +1422,8 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	*count = NULL;
 	if (!t || !name)
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEM, pos, -ENOMEM);
+	/* Its types first: the event's own struct (it holds the event). */
+	t->mod = file->event_call->module;
 	/* What ksym_trace_filter refuses under lockdown: value= reads memory. */
 	if (!trig->unwatch && security_locked_down(LOCKDOWN_KPROBES))
 		return ksym_entry_fail(e, KSYM_ERR_LOCKDOWN, pos, -EPERM);
