@@ -660,7 +660,12 @@ int ksym_session_save_option(struct ksym_session *s, const char *opt, bool on)
 		err_msg("this kernel has no tracer option %s\n", opt);
 		return -1;
 	}
-	if (strv_find(&s->opts, opt) >= 0)
+	/*
+	 * The ksym tracer's own options are the tracer's, shared by every
+	 * instance: claimed. The others (stacktrace) are the instance's and
+	 * go with it.
+	 */
+	if (strv_find(&s->opts, opt) >= 0 || strncmp(opt, "ksym-", 5))
 		return 0;
 	lock = ksym_state_lock(LOCK_EX);
 	if (lock < 0)
@@ -669,7 +674,6 @@ int ksym_session_save_option(struct ksym_session *s, const char *opt, bool on)
 		err_msg("cannot read %s\n", file);
 		goto out;
 	}
-	/* The options are the tracer's, shared by every instance: claimed. */
 	snprintf(was, sizeof(was), "%lld", val);
 	if (ksym_state_load(&c) ||
 	    claims_take(&c, CLAIM_OPTION, opt, was, on ? "1" : "0",
@@ -751,10 +755,25 @@ static void release_claims(struct ksym_session *s)
 	claims_free(&freed);
 }
 
+bool ksym_claim_in_effect(const struct claim *cl, const struct strv *filter_lines)
+{
+	char now[1100] = "", file[128];
+	long long val;
+
+	if (cl->kind == CLAIM_WATCH) {
+		target_line(filter_lines, cl->key, now, sizeof(now));
+	} else {
+		snprintf(file, sizeof(file), "options/%s", cl->key);
+		if (!tracefs_instance_file_read_number(NULL, file, &val))
+			snprintf(now, sizeof(now), "%lld", val);
+	}
+	return !strcmp(now, cl->set);
+}
+
 int ksym_reset_claims_locked(struct strv *done)
 {
 	struct claims c = { 0 }, freed = { 0 }, back = { 0 };
-	char *filter = NULL, line[1100], file[128];
+	char *filter = NULL;
 	struct strv lines = { 0 };
 	int i, ret = -1;
 
@@ -765,22 +784,11 @@ int ksym_reset_claims_locked(struct strv *done)
 	for (i = 0; i < freed.n; i++) {
 		struct claim *cl = &freed.v[i];
 		char *now = NULL;
-		long long val;
 
 		/* What the killed run set is still there: put back the original. */
-		if (cl->kind == CLAIM_WATCH) {
-			target_line(&lines, cl->key, line, sizeof(line));
-		} else {
-			snprintf(file, sizeof(file), "options/%s", cl->key);
-			if (!tracefs_instance_file_read_number(NULL, file, &val) &&
-			    asprintf(&now, "%lld", val) < 0)
-				now = NULL;
-			snprintf(line, sizeof(line), "%s", now ? now : "");
-			free(now);
-		}
-		if (strcmp(line, cl->set)) {
-			debug_msg("reset: %s changed since ('%s', was set '%s'): left\n",
-				  cl->key, line, cl->set);
+		if (!ksym_claim_in_effect(cl, &lines)) {
+			debug_msg("reset: %s changed since it was set to '%s': left\n",
+				  cl->key, cl->set);
 			continue;
 		}
 		if (asprintf(&now, "%s %s: '%s' -> '%s'",

@@ -203,6 +203,12 @@ void ksym_session_clear_triggers(struct ksym_session *s);
 void ksym_session_disarm(struct ksym_session *s);
 
 /*
+ * Whether what claim @cl set is still there: its watch's line in
+ * @filter_lines (ksym_trace_filter's), or its option's value.
+ */
+bool ksym_claim_in_effect(const struct claim *cl, const struct strv *filter_lines);
+
+/*
  * ksym-ctl reset, under the state lock: the claims of runs that are gone
  * get back their originals where what the run set is still there (else
  * they are only forgotten); one line a change in @done. 0 or -1.

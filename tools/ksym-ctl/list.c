@@ -30,7 +30,7 @@ static void list_usage(FILE *f)
  * What runs that are gone left (ksym-ctl reset removes it): their instances,
  * and the watches and options only they held.
  */
-static void list_leftovers(void)
+static void list_leftovers(const struct strv *lines)
 {
 	struct strv stale = { 0 };
 	struct claims c = { 0 };
@@ -43,7 +43,8 @@ static void list_leftovers(void)
 	lock = ksym_state_lock(LOCK_SH);
 	if (lock >= 0 && !ksym_state_load(&c))
 		for (i = 0; i < c.n; i++)
-			if (!claim_held_by_other(&c.v[i], NULL, ksym_instance_alive, NULL))
+			if (!claim_held_by_other(&c.v[i], NULL, ksym_instance_alive, NULL) &&
+			    ksym_claim_in_effect(&c.v[i], lines))
 				fprintf(stderr, "ksym-ctl list: %s %s was set to '%s' by a run that is gone: ksym-ctl reset puts back '%s'\n",
 					c.v[i].kind == CLAIM_WATCH ? "watch" : "option",
 					c.v[i].key, c.v[i].set, c.v[i].orig);
@@ -114,7 +115,7 @@ int list_main(int argc, char **argv)
 	if (json)
 		printf("%s]\n", lines.n ? "\n" : "");
 	ret = ksym_stdout_failed() ? 1 : 0;
-	list_leftovers();
+	list_leftovers(&lines);
 cleanup:
 	free(filter);
 	free(watches);

@@ -87,16 +87,17 @@ static const char *trace_cmd(void)
 }
 
 /*
- * trace-cmd record -B @inst -p ksym [-O OPTION...] -o @file (or -N
- * @remote: to trace-cmd listen there), in the
- * background and in a process group of its own (a Ctrl-C is for COMMAND;
- * ksym-ctl stops trace-cmd when COMMAND is done). trace-cmd makes ksym the
- * tracer of our instance, sets the options, streams the buffers into @file
- * and, stopped with SIGINT, writes the rest. 0, or -1.
+ * trace-cmd record -B @inst -p ksym -o @file (or -N @remote: to trace-cmd
+ * listen there), in the background and in a process group of its own (a
+ * Ctrl-C is for COMMAND; ksym-ctl stops trace-cmd when COMMAND is done).
+ * trace-cmd makes ksym the tracer of our instance, streams the buffers into
+ * @file and, stopped with SIGINT, writes the rest. The tracer options are
+ * set by ksym-ctl, not with trace-cmd's -O: trace-cmd puts back at its end
+ * the values it found, under another ksym-ctl run that still needs them
+ * (man ksym-ctl, CONCURRENCY). 0, or -1.
  */
 static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
-			   const char *remote, const char *dir,
-			   const char *stack, bool regs, bool branches)
+			   const char *remote, const char *dir)
 {
 	pid_t parent = getpid();
 	char *argv[16];
@@ -108,18 +109,6 @@ static int trace_cmd_start(pid_t *pid, const char *inst, const char *file,
 	argv[n++] = (char *)inst;
 	argv[n++] = "-p";
 	argv[n++] = "ksym";
-	if (stack) {
-		argv[n++] = "-O";
-		argv[n++] = (char *)stack;
-	}
-	if (regs) {
-		argv[n++] = "-O";
-		argv[n++] = "ksym-regs";
-	}
-	if (branches) {
-		argv[n++] = "-O";
-		argv[n++] = "ksym-branches";
-	}
 	/* -N: trace-cmd listen on HOST writes the file, trace-cmd sends it. */
 	argv[n++] = remote ? "-N" : "-o";
 	argv[n++] = (char *)(remote ? remote : file);
@@ -631,12 +620,11 @@ int record_main(int argc, char **argv)
 	if (ksym_session_create(&s, "record") ||
 	    (specs.n && ksym_session_watch(&s, &specs)) ||
 	    ksym_session_instance(&s, "record", false, false) ||
-	    (stack && ksym_session_save_option(&s, stack_opt(&s), true)) ||
-	    (regs && ksym_session_save_option(&s, "ksym-regs", true)) ||
-	    (branches && ksym_session_save_option(&s, "ksym-branches", true)) ||
+	    (stack && ksym_session_option(&s, stack_opt(&s), true)) ||
+	    (regs && ksym_session_option(&s, "ksym-regs", true)) ||
+	    (branches && ksym_session_option(&s, "ksym-branches", true)) ||
 	    trace_cmd_start(&tc, tracefs_instance_get_name(s.inst), path,
-			    remote, dir, stack ? stack_opt(&s) : NULL, regs,
-			    branches) ||
+			    remote, dir) ||
 	    trace_cmd_wait_ready(tc, s.inst, dir, path) ||
 	    (pids && pids_lost(&s, &scope)) ||
 	    /* After trace-cmd has set the instance up: it leaves them. */
