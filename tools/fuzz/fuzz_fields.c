@@ -19,7 +19,9 @@
  * meets. And so are blobs with a loop of types other than through a
  * pointer (a typedef of itself, a struct holding itself): the kernel's
  * verifier refuses them ("Loop detected"), libbpf 1.1 does not, and its
- * btf_dump__emit_type_decl() then runs forever. Last, anonymous structs and
+ * btf_dump__emit_type_decl() then runs forever; or one through a pointer
+ * to an anonymous struct or union, which no C source makes and on which
+ * libbpf's printer recurses until the stack overflows. Last, anonymous structs and
  * unions over 64 KiB: libbpf prints their body inline, padding included
  * (one "long: 64;" per 8 bytes), before fields.c cuts it to "{...}", so a
  * crafted 1.7 GB anonymous struct takes minutes per row (a finding: see
@@ -228,10 +230,35 @@ static bool btf_refs_ok(const struct btf *btf)
 	return true;
 }
 
-/* Depth-first from @id: is there a loop of types held by value? */
+/*
+ * Is @id, through modifiers and arrays, an anonymous struct or union? A
+ * pointer to one has its body printed inline: libbpf recurses through it.
+ */
+static bool inline_anon(const struct btf *btf, __u32 id)
+{
+	__u32 steps, n = btf__type_cnt(btf);
+
+	for (steps = 0; steps <= n && id; steps++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_is_mod(t))
+			id = t->type;
+		else if (btf_is_array(t))
+			id = btf_array(t)->type;
+		else
+			return btf_is_composite(t) && !t->name_off;
+	}
+	return false;
+}
+
+/*
+ * Depth-first from @id: is there a loop of types held by value, or through
+ * a pointer to an anonymous struct or union (no C type is one)?
+ */
 static bool loops_from(const struct btf *btf, __u32 id, unsigned char *state)
 {
-	__u32 held[HELD_MAX];
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	__u32 held[HELD_MAX + 1];
 	int i, n;
 
 	if (state[id] == 2)
@@ -239,7 +266,9 @@ static bool loops_from(const struct btf *btf, __u32 id, unsigned char *state)
 	if (state[id] == 1)
 		return true;
 	state[id] = 1;
-	n = held_types(btf__type_by_id(btf, id), held, HELD_MAX);
+	n = held_types(t, held, HELD_MAX);
+	if (btf_is_ptr(t) && inline_anon(btf, t->type))
+		held[n++] = t->type;
 	for (i = 0; i < n; i++)
 		if (held[i] && loops_from(btf, held[i], state))
 			return true;
