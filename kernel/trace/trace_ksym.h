@@ -200,6 +200,7 @@ struct ksym_watch {
 	C(BAD_SYMBOL,	"Invalid character in symbol name"),		\
 	C(NO_SYMBOL,	"Unknown symbol: not in kallsyms (data needs CONFIG_KALLSYMS_ALL; is its module loaded?)"), \
 	C(BAD_OFFSET,	"Invalid offset: a number after +, as in sym+0x10"),	\
+	C(OFFSET_OUTSIDE,	"The offset leaves the symbol: past the end of memory, or of the per-CPU area"), \
 	C(BAD_ADDR,	"Invalid address: expected 0x and hexadecimal digits"), \
 	C(USER_ADDR,	"User-space address: only kernel addresses can be watched"), \
 	C(NO_MEMORY_AT,	"No kernel memory at this address: nothing is mapped there"), \
@@ -208,6 +209,7 @@ struct ksym_watch {
 	C(NEED_LEN,	"No length known for SYMBOL+OFFSET or an address: give /LEN"), \
 	C(MISALIGNED,	"Address is not aligned to the length: give a smaller /LEN"), \
 	C(NOT_TEXT,	"--x needs an instruction address"),		\
+	C(NOT_PROBED,	"This text cannot be watched: entry or noinstr code, or kprobe-blacklisted"), \
 	C(EXEC_LEN,	"--x watches take the instruction breakpoint length: give no /LEN"), \
 	C(BAD_CPULIST,	"Invalid CPU list: possible CPUs as in @0-1,3, none on removal"), \
 	C(BAD_CAST,	"Expected (struct TYPE) or (union TYPE) before the symbol"), \

@@ -9,6 +9,7 @@
 
 #include <linux/ctype.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/security.h>
 #include <linux/slab.h>
@@ -242,7 +243,7 @@ static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
 	struct ksym_target *t __free(kfree) = kzalloc(sizeof(*t), GFP_KERNEL);
 	struct ksym_spec *spec = &e->spec;
 	unsigned long off = 0, symoff, symsize;
-	bool in_module;
+	bool in_module, off_in_module;
 	char *plus, *p, *path, c;
 	int n, bad, ret;
 
@@ -316,6 +317,18 @@ static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
 					       &symoff) && !symoff) {
 		*size = symsize;
 	}
+	/*
+	 * Past the end of the address space is nowhere; past the per-CPU
+	 * area (the kernel's, or a module's, which its unload drops) is
+	 * unrelated memory in every CPU's copy.
+	 */
+	if (t->off + off < off || spec->addr + t->off + off < spec->addr ||
+	    (spec->percpu && off &&
+	     (!ksym_is_percpu(spec->addr + t->off + off, &off_in_module) ||
+	      off_in_module != in_module)))
+		return ksym_entry_fail(e, KSYM_ERR_OFFSET_OUTSIDE,
+				       plus ? pos + (plus + 1 - tgt) : pos,
+				       -EINVAL);
 	spec->addr += t->off + off;
 	/* SYMBOL+OFFSET needs /LEN: no size is known past the offset. */
 	if (off)
@@ -616,6 +629,15 @@ int ksym_parse_entry(struct ksym_entry *e)
 					       slash + 1 - buf, -EINVAL);
 		if (!ksym_is_text(spec->addr))
 			return ksym_entry_fail(e, KSYM_ERR_NOT_TEXT, 0, -EINVAL);
+		/*
+		 * Entry and noinstr code, and what kprobes may not touch: x86
+		 * refuses it when the breakpoint is registered, arm64 would
+		 * take the exception there. Refused here, alike on both.
+		 */
+		if (IS_ENABLED(CONFIG_KPROBES) &&
+		    within_kprobe_blacklist(spec->addr))
+			return ksym_entry_fail(e, KSYM_ERR_NOT_PROBED, 0,
+					       -EINVAL);
 		len = KSYM_EXEC_LEN;
 	} else if (!len) {
 		len = ksym_default_len(spec->addr, size);
