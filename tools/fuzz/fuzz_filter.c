@@ -93,8 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hitcount_add(&hc, sym, get64(h), h[16], h[17], get64(h + 8));
 	}
 	if (!hitcount_stats(&hc, &st)) {
-		if (st.nr_caller)	/* see fuzz_trace_stat.c */
-			stats_sort_callers(&st, &targets);
+		stats_sort_callers(&st, &targets);
 		stats_print(fuzz_devnull(), &st, &targets, 0, "fuzz", 0);
 		stats_print(fuzz_devnull(), &st, &targets, 1, NULL, 0);
 		stats_free(&st);

@@ -40,13 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < after.nr_caller && targets.n < TARGETS_MAX; i++)
 		if (strv_find(&targets, after.caller[i].target) < 0)
 			strv_add(&targets, after.caller[i].target);
-	/*
-	 * stats.c:188 hands qsort() a NULL array when there is no caller row
-	 * (undefined behaviour UBSan reports, crashes-found/trace_stat-*):
-	 * left out until stats.c is fixed, so that fuzzing goes on past it.
-	 */
-	if (after.nr_caller)
-		stats_sort_callers(&after, &targets);
+	stats_sort_callers(&after, &targets);
 	for (i = 0; i < targets.n; i++)
 		stats_watch_hits(&after, targets.v[i]);
 	stats_print(fuzz_devnull(), &after, &targets, 0, "fuzz", 1.5);

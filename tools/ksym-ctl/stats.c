@@ -184,6 +184,9 @@ static int cmp_callers(const void *pa, const void *pb)
 
 void stats_sort_callers(struct ksym_stats *st, const struct strv *targets)
 {
+	/* No caller row (a run without hits): no array, and qsort() takes no NULL. */
+	if (!st->nr_caller)
+		return;
 	sort_targets = targets;
 	qsort(st->caller, st->nr_caller, sizeof(*st->caller), cmp_callers);
 	sort_targets = NULL;

@@ -49,5 +49,6 @@ void unmute(int fd);
 void test_fields(void);
 void test_scope(void);
 void test_claims(void);
+void test_stats_empty(void);
 
 #endif

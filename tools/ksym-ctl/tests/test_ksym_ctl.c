@@ -985,6 +985,7 @@ int main(void)
 	test_fields();
 	test_scope();
 	test_claims();
+	test_stats_empty();
 	printf("ksym-ctl unit tests: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
