@@ -22,6 +22,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf_check.h"
 #include "fields.h"
 #include "ksym-ctl.h"
 #include "utils.h"
@@ -29,6 +30,12 @@
 #define NAME_MAX_LEN	128
 #define MEMBER_MAX_LEN	512	/* KSYM_NAME_LEN, as the kernel's parser */
 #define PATH_MAX_LEN	1024
+/*
+ * Rows of one lookup: -r over the kernel's largest structs makes some
+ * thousands; hostile BTF nesting the same struct many times over, more
+ * than memory holds.
+ */
+#define ROWS_MAX	(1 << 18)
 
 /* The argument taken apart: [(KW TYPE)][MOD:]SYMBOL[PATH] or [KW ]TYPE[PATH]. */
 struct fields_arg {
@@ -171,6 +178,76 @@ static void dump_printf(void *ctx, const char *fmt, va_list ap)
 }
 
 /*
+ * The C type of @id when it is, through pointers, modifiers and arrays
+ * (BTF_CHAIN_MAX at most), an anonymous struct, union or enum: "struct {...}",
+ * "const union {...} *", "struct {...} (*)[4]", spelled here so that
+ * libbpf never prints such a body: it would print all of it, a "long: 64;"
+ * line for each 8 bytes of padding included (minutes for a crafted 1 GB
+ * one), before type_decl() cuts it. NULL when @id is no such type.
+ */
+static char *anon_decl(const struct btf *btf, __u32 id, const char *dims)
+{
+	char decl[1024] = "", tmp[1024], quals[64] = "", *out;
+	const struct btf_type *t;
+	size_t len;
+	int steps;
+
+	for (steps = 0; steps < BTF_CHAIN_MAX && id; steps++) {
+		t = btf__type_by_id(btf, id);
+		if (!t)
+			return NULL;
+		switch (btf_kind(t)) {
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+			len = strlen(quals);
+			snprintf(quals + len, sizeof(quals) - len, "%s ",
+				 btf_is_const(t) ? "const" :
+				 btf_is_volatile(t) ? "volatile" : "restrict");
+			id = t->type;
+			break;
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case BTF_KIND_PTR:
+			/* qualifiers met before a pointer are the pointer's own */
+			snprintf(tmp, sizeof(tmp), "*%s%s", quals, decl);
+			memcpy(decl, tmp, sizeof(decl));
+			quals[0] = '\0';
+			id = t->type;
+			break;
+		case BTF_KIND_ARRAY:
+			if (decl[0] == '*') {
+				snprintf(tmp, sizeof(tmp), "(%s)", decl);
+				memcpy(decl, tmp, sizeof(decl));
+			}
+			len = strlen(decl);
+			snprintf(decl + len, sizeof(decl) - len, "[%u]", btf_array(t)->nelems);
+			id = btf_array(t)->type;
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			if (t->name_off)
+				return NULL;
+			len = strlen(decl);
+			while (len && decl[len - 1] == ' ')
+				decl[--len] = '\0';
+			if (asprintf(&out, "%s%s {...}%s%s%s", quals,
+				     btf_is_union(t) ? "union" :
+				     btf_is_struct(t) ? "struct" : "enum",
+				     len ? " " : "", decl, dims) < 0)
+				return NULL;
+			return out;
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/*
  * The C type of @id, with the body of an anonymous struct or union as {...}.
  * The short form is written to a second buffer: "{" becomes "{...}", so it
  * can be longer than the declaration it shortens ("struct {}", an empty
@@ -185,6 +262,9 @@ static char *type_decl(struct fields_ctx *c, __u32 id, const char *dims)
 	FILE *f;
 	int depth = 0;
 
+	out = anon_decl(c->btf, id, dims);
+	if (out)
+		return out;
 	c->decl = open_memstream(&decl, &decl_len);
 	if (!c->decl)
 		return NULL;
@@ -219,6 +299,13 @@ static int add_row(struct fields_ctx *c, const struct field_row *row)
 	struct fields *fs = c->fs;
 	struct field_row *rows;
 
+	if (fs->nr_rows >= ROWS_MAX) {
+		if (!c->err)
+			err_msg("over %d fields: name a member, or give a smaller --depth\n",
+				ROWS_MAX);
+		c->err = -1;
+		return -1;
+	}
 	rows = realloc(fs->rows, (fs->nr_rows + 1) * sizeof(*rows));
 	if (!rows) {
 		c->err = -1;
@@ -568,13 +655,40 @@ static bool is_raw_btf(const char *path)
 }
 
 /*
+ * The BTF file @path (split on @base, a module's, when not NULL), checked
+ * before anything uses it: `--btf FILE` reads any file, and Debian's libbpf
+ * 1.1 crashes or hangs printing types the kernel would refuse
+ * (btf_check.h). NULL with errno when it cannot be read; NULL and
+ * *@malformed, with a message, when it is not sound.
+ */
+static struct btf *parse_checked(const char *path, struct btf *base,
+				 bool *malformed)
+{
+	struct btf *btf = NULL;
+	char why[256];
+
+	*malformed = false;
+	if (btf_check_file_header(path, why, sizeof(why)))
+		goto bad;
+	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
+	if (!btf || !btf_check(btf, why, sizeof(why)))
+		return btf;
+	btf__free(btf);
+bad:
+	fprintf(stderr, "ksym-ctl fields: %s: malformed BTF: %s\n", path, why);
+	*malformed = true;
+	return NULL;
+}
+
+/*
  * The modules' BTF next to vmlinux's, split on @base, as the kernel looks
  * through them all: the first with the variable @a names, else (@type) the
  * first with its type. NULL when none has either; *@path is the file read.
+ * NULL and *@malformed when one of them is not sound BTF.
  */
 static struct btf *find_module_btf(const char *dir, const char *skip,
 				   struct btf *base, const struct fields_arg *a,
-				   bool type, char **path)
+				   bool type, char **path, bool *malformed)
 {
 	struct btf *found = NULL, *m;
 	struct dirent **ents = NULL;
@@ -588,10 +702,19 @@ static struct btf *find_module_btf(const char *dir, const char *skip,
 		if (ents[i]->d_name[0] == '.' || !strcmp(ents[i]->d_name, skip) ||
 		    asprintf(&p, "%s/%s", dir, ents[i]->d_name) < 0)
 			continue;
-		m = is_raw_btf(p) ? btf__parse_split(p, base) : NULL;
+		m = is_raw_btf(p) ? parse_checked(p, base, malformed) : NULL;
+		if (*malformed) {
+			free(p);
+			btf__free(found);
+			found = NULL;
+			free(*path);
+			*path = NULL;
+			break;
+		}
 		if (m && btf_names(m, a, true)) {
 			btf__free(found);
 			free(type_path);
+			type_path = NULL;
 			found = m;
 			*path = p;
 			continue;
@@ -606,6 +729,8 @@ static struct btf *find_module_btf(const char *dir, const char *skip,
 	}
 	if (found && !*path)
 		*path = type_path;
+	else
+		free(type_path);
 	for (i = 0; i < n; i++)
 		free(ents[i]);
 	free(ents);
@@ -623,11 +748,13 @@ static struct btf *load_btf(const char *btf_path, const struct fields_arg *a,
 	char *dir = strdup(btf_path), *slash, *mpath = NULL;
 	const char *skip = btf_path;
 	struct btf *btf = NULL;
-	bool has_var, has_type;
+	bool has_var, has_type, malformed = false;
 
 	*used = NULL;
 	libbpf_set_print(libbpf_quiet);
-	*base = btf__parse(btf_path, NULL);
+	*base = parse_checked(btf_path, NULL, &malformed);
+	if (malformed)
+		goto out;
 	if (!*base || !dir) {
 		err_msg("%s: cannot read BTF: %s%s\n", btf_path, strerror(errno),
 			!strcmp(btf_path, FIELDS_BTF) ?
@@ -642,8 +769,8 @@ static struct btf *load_btf(const char *btf_path, const struct fields_arg *a,
 	if (a->module[0]) {
 		if (asprintf(&mpath, "%s/%s", slash ? dir : ".", a->module) < 0)
 			goto out;
-		btf = btf__parse_split(mpath, *base);
-		if (!btf)
+		btf = parse_checked(mpath, *base, &malformed);
+		if (!btf && !malformed)
 			err_msg("%s: cannot read the BTF of module %s: %s\n", mpath,
 				a->module, strerror(errno));
 		*used = mpath;
@@ -658,8 +785,8 @@ static struct btf *load_btf(const char *btf_path, const struct fields_arg *a,
 	has_type = btf_names(*base, a, false);
 	if (!has_var && (a->cast ? a->sym[0] : !has_type))
 		btf = find_module_btf(slash ? dir : ".", skip, *base, a,
-				      !has_type, used);
-	if (!btf) {
+				      !has_type, used, &malformed);
+	if (!btf && !malformed) {
 		btf = *base;
 		*used = strdup(btf_path);
 	}

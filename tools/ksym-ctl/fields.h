@@ -53,6 +53,8 @@ struct fields {
  * optional path of ".MEMBER" and "[INDEX]". Lists the members of what it
  * names, with members of anonymous structs and unions under its own path,
  * and named struct and union members expanded @depth levels deep.
+ * Every BTF file read is checked first (btf_check.h): one the kernel would
+ * refuse is refused, "ksym-ctl fields: FILE: malformed BTF: WHY".
  * 0, or -1 with a message.
  */
 int fields_lookup(const char *btf_path, const char *arg, int depth,

@@ -462,6 +462,268 @@ static void test_host_btf(void)
 	}
 }
 
+/*
+ * Malformed BTF: what the kernel's verifier refuses and Debian's libbpf 1.1
+ * crashes or hangs on when fields.c hands it to btf_dump. Each blob is
+ * made with libbpf's btf__add_*() (the faults patched into its types
+ * afterwards, where the API refuses them), written as a vmlinux file of
+ * its own, and looked up: ksym-ctl refuses it with a message
+ * ("ksym-ctl fields: FILE: malformed BTF: WHY") and does not crash or hang.
+ */
+static char bad_dir[] = "/tmp/ksym-fields-bad-XXXXXX";
+static char bad_vmlinux[80];
+
+/* fields_lookup() of @arg in @btf, its messages kept in @msg. */
+static int lookup_msg(const struct btf *btf, const char *arg, int depth,
+		      struct fields *fs, char *msg, size_t size)
+{
+	FILE *err = tmpfile();
+	int saved, ret = -2;
+	size_t n = 0;
+
+	msg[0] = '\0';
+	if (!err || write_btf(btf, bad_vmlinux))
+		goto out;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(err), 2);
+	ret = fields_lookup(bad_vmlinux, arg, depth, fs);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(err);
+	n = fread(msg, 1, size - 1, err);
+	msg[n] = '\0';
+out:
+	if (err)
+		fclose(err);
+	return ret;
+}
+
+/* @btf refused, with "malformed BTF: " and @why in the message. */
+static void check_refused(const struct btf *btf, const char *arg, const char *why)
+{
+	struct fields fs;
+	char msg[512], want[128];
+	int ret = lookup_msg(btf, arg, FIELDS_DEPTH_MAX, &fs, msg, sizeof(msg));
+
+	CHECK(ret == -1);
+	if (!ret)
+		fields_free(&fs);
+	snprintf(want, sizeof(want), "ksym-ctl fields: %s: malformed BTF: ", bad_vmlinux);
+	CHECK_HAS(msg, want);
+	CHECK_HAS(msg, why);
+}
+
+static struct btf_type *type_rw(struct btf *btf, int id)
+{
+	return (struct btf_type *)btf__type_by_id(btf, id);
+}
+
+/* struct holder { int a; TYPE b; }: the holder of each bad type. */
+static struct btf *holder_of(struct btf *btf, int type, int size)
+{
+	int i_int = btf__find_by_name_kind(btf, "int", BTF_KIND_INT);
+
+	btf__add_struct(btf, "holder", size);
+	btf__add_field(btf, "a", i_int, 0, 0);
+	btf__add_field(btf, "b", type, 32, 0);
+	return btf;
+}
+
+static struct btf *new_btf(void)
+{
+	struct btf *btf = btf__new_empty();
+
+	if (btf)
+		btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	return btf;
+}
+
+static void test_bad_refs(void)
+{
+	struct btf *btf = new_btf();
+	int p;
+
+	/* a member of type [999] (libbpf 1.1's btf_dump writes out of bounds) */
+	holder_of(btf, 1, 8);
+	btf_members(type_rw(btf, 2))[1].type = 999;
+	check_refused(btf, "holder", "no type [999]");
+	btf__free(btf);
+
+	/* a member name past the strings */
+	btf = holder_of(new_btf(), 1, 8);
+	btf_members(type_rw(btf, 2))[1].name_off = 1 << 20;
+	check_refused(btf, "holder", "past the strings");
+	btf__free(btf);
+
+	/* an int of 3 bytes (libbpf divides by its alignment) */
+	btf = new_btf();
+	p = btf__add_int(btf, "odd", 4, 0);
+	type_rw(btf, p)->size = 3;
+	holder_of(btf, p, 8);
+	check_refused(btf, "holder", "int of 3 bytes");
+	btf__free(btf);
+
+	/* a member of type void: no alignment */
+	btf = holder_of(new_btf(), 0, 8);
+	check_refused(btf, "holder", "which has no size");
+	btf__free(btf);
+}
+
+static void test_bad_loops(void)
+{
+	struct btf *btf = new_btf();
+	int id, anon;
+
+	/* typedef T T; (libbpf 1.1 loops forever) */
+	id = btf__add_typedef(btf, "T", btf__type_cnt(btf));
+	holder_of(btf, id, 8);
+	check_refused(btf, "holder", "a loop of types held by value");
+	btf__free(btf);
+
+	/* struct S { struct S s; } */
+	btf = new_btf();
+	id = btf__add_struct(btf, "S", 4);
+	btf__add_field(btf, "s", id, 0, 0);
+	check_refused(btf, "S", "a loop of types held by value");
+	btf__free(btf);
+
+	/* a pointer to itself (libbpf stacks it up until memory runs out) */
+	btf = new_btf();
+	id = btf__add_ptr(btf, btf__type_cnt(btf));
+	holder_of(btf, id, 16);
+	btf_members(type_rw(btf, id + 1))[1].offset = 64;
+	check_refused(btf, "holder", "a loop of pointers");
+	btf__free(btf);
+
+	/* struct { typeof(this) *p; } (libbpf recurses until the stack overflows) */
+	btf = new_btf();
+	id = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
+	anon = btf__add_struct(btf, NULL, 8);
+	btf__add_field(btf, "p", id, 0, 0);
+	holder_of(btf, anon, 16);
+	btf_members(type_rw(btf, anon + 1))[1].offset = 64;
+	check_refused(btf, "holder", "loop");
+	btf__free(btf);
+
+	/* void (*)(void (*)(...)): a function pointer taking itself */
+	btf = new_btf();
+	id = btf__add_func_proto(btf, 0);
+	btf__add_func_param(btf, "f", id + 1);
+	btf__add_ptr(btf, id);
+	holder_of(btf, id + 1, 16);
+	btf_members(type_rw(btf, id + 2))[1].offset = 64;
+	check_refused(btf, "holder", "a loop of pointers");
+	btf__free(btf);
+}
+
+/* What one level of nesting repeats: 3 levels of it make 300^3 members. */
+#define NEST	300
+
+static void test_bad_sizes(void)
+{
+	struct btf *btf = new_btf();
+	const void *raw;
+	char *blob;
+	__u32 size, *hdr;
+	FILE *f;
+	int anon, id, i, lvl;
+
+	/* an anonymous member past its struct's end */
+	anon = btf__add_struct(btf, NULL, 8);
+	btf__add_field(btf, "x", 1, 1U << 30, 0);
+	holder_of(btf, anon, 16);
+	btf_members(type_rw(btf, anon + 1))[1].offset = 64;
+	check_refused(btf, "holder", "past the struct's end");
+	btf__free(btf);
+
+	/* anonymous unions of anonymous unions: 27 million members to flatten */
+	btf = new_btf();
+	id = 1;
+	for (lvl = 0; lvl < 3; lvl++) {
+		anon = btf__add_union(btf, lvl == 2 ? "nest" : NULL, 4);
+		for (i = 0; i < NEST; i++)
+			btf__add_field(btf, NULL, id, 0, 0);
+		id = anon;
+	}
+	check_refused(btf, "nest", "members with those of its anonymous members");
+	btf__free(btf);
+
+	/*
+	 * a header of 26 bytes: the type section not 4-byte aligned (libbpf
+	 * 1.1 checks type_off, not the header's length; fields.c's reads of
+	 * the types are then misaligned)
+	 */
+	btf = holder_of(new_btf(), 1, 8);
+	raw = btf__raw_data(btf, &size);
+	blob = calloc(1, size + 4);
+	if (raw && blob) {
+		memcpy(blob, raw, 24);
+		memcpy(blob + 26, (const char *)raw + 24, size - 24);
+		hdr = (__u32 *)blob;
+		hdr[1] += 2;	/* hdr_len */
+		f = fopen(bad_vmlinux, "w");
+		CHECK(f && fwrite(blob, 1, size + 2, f) == size + 2);
+		if (f)
+			fclose(f);
+		{
+			struct fields fs;
+
+			CHECK(QUIET(fields_lookup(bad_vmlinux, "holder", 0, &fs)) == -1);
+		}
+	}
+	free(blob);
+	btf__free(btf);
+}
+
+/*
+ * A 256 MiB anonymous struct (the kernel allows 512 MiB) is printed
+ * as "struct {...}" at once: libbpf printed its body first, a "long: 64;"
+ * line per 8 bytes of the padding between its two members, for minutes.
+ */
+static void test_huge_anon(void)
+{
+	struct btf *btf = new_btf();
+	struct fields fs;
+	char msg[512];
+	int anon, ptr;
+
+	ptr = btf__add_ptr(btf, btf__type_cnt(btf) + 1);
+	anon = btf__add_struct(btf, NULL, 1U << 28);
+	btf__add_field(btf, "x", 1, 0, 0);
+	btf__add_field(btf, "y", 1, (1U << 31) - 32, 0);
+	btf__add_struct(btf, "holder", (1U << 28) + 8);
+	btf__add_field(btf, "big", anon, 0, 0);
+	btf__add_field(btf, "p", ptr, 1U << 31, 0);
+	if (lookup_msg(btf, "holder", 0, &fs, msg, sizeof(msg)) == 0) {
+		CHECK(row(&fs, ".big") && row(&fs, ".p"));
+		if (row(&fs, ".big") && row(&fs, ".p")) {
+			CHECK_STR(row(&fs, ".big")->type, "struct {...}");
+			CHECK_STR(row(&fs, ".p")->type, "struct {...} *");
+		}
+		fields_free(&fs);
+	} else {
+		CHECK(!"the 256 MiB anonymous struct looked up");
+	}
+	btf__free(btf);
+}
+
+static void test_malformed_btf(void)
+{
+	if (!mkdtemp(bad_dir)) {
+		CHECK(!"made the directory of the malformed BTF");
+		return;
+	}
+	snprintf(bad_vmlinux, sizeof(bad_vmlinux), "%s/vmlinux", bad_dir);
+	test_bad_refs();
+	test_bad_loops();
+	test_bad_sizes();
+	test_huge_anon();
+	unlink(bad_vmlinux);
+	rmdir(bad_dir);
+}
+
 void test_fields(void)
 {
 	char path[80];
@@ -474,6 +736,7 @@ void test_fields(void)
 	test_paths();
 	test_types();
 	test_host_btf();
+	test_malformed_btf();
 	unlink(vmlinux);
 	snprintf(path, sizeof(path), "%s/modx", dir);
 	unlink(path);
