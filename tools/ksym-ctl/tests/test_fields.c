@@ -709,6 +709,44 @@ static void test_huge_anon(void)
 	btf__free(btf);
 }
 
+/*
+ * A module's split BTF is checked as vmlinux's: a name vmlinux's lacks is
+ * looked for in it, MODULE:SYMBOL reads it.
+ */
+static void test_bad_module(void)
+{
+	struct btf *btf = holder_of(new_btf(), 1, 8), *mod = NULL;
+	struct fields fs;
+	char path[100], msg[512], want[160];
+	int id;
+
+	if (btf)
+		mod = btf__new_empty_split(btf);
+	if (!mod) {
+		CHECK(!"made the module's BTF");
+		btf__free(btf);
+		return;
+	}
+	/* typedef T T; in the module */
+	id = btf__add_typedef(mod, "T", btf__type_cnt(mod));
+	btf__add_var(mod, "modvar", BTF_VAR_GLOBAL_ALLOCATED, id);
+	snprintf(path, sizeof(path), "%s/modbad", bad_dir);
+	CHECK(write_btf(mod, path) == 0);
+	snprintf(want, sizeof(want), "ksym-ctl fields: %s: malformed BTF: ", path);
+	CHECK(lookup_msg(btf, "modvar", 0, &fs, msg, sizeof(msg)) == -1);
+	CHECK_HAS(msg, want);
+	CHECK(lookup_msg(btf, "modbad:modvar", 0, &fs, msg, sizeof(msg)) == -1);
+	CHECK_HAS(msg, want);
+	/* vmlinux's own names do not need the module */
+	if (lookup_msg(btf, "holder", 0, &fs, msg, sizeof(msg)) == 0)
+		fields_free(&fs);
+	else
+		CHECK(!"holder looked up in vmlinux's BTF");
+	unlink(path);
+	btf__free(mod);
+	btf__free(btf);
+}
+
 static void test_malformed_btf(void)
 {
 	if (!mkdtemp(bad_dir)) {
@@ -720,6 +758,7 @@ static void test_malformed_btf(void)
 	test_bad_loops();
 	test_bad_sizes();
 	test_huge_anon();
+	test_bad_module();
 	unlink(bad_vmlinux);
 	rmdir(bad_dir);
 }
