@@ -111,9 +111,10 @@ static s32 ksym_btf_find_var(const struct btf *btf,
 /*
  * The module @t's symbol belongs to: the one its "mod:" prefix names, or
  * whose memory holds it; NULL for vmlinux or a module's per-CPU variable
- * named without its module (its address is in no module's memory).
- * ksym_mutex is held: a module found cannot finish going away (its GOING
- * notifier waits for the mutex).
+ * named without its module (its address is in no module's memory);
+ * ERR_PTR(-ENOENT) for a module going away. ksym_mutex is held: a module
+ * not yet going when found cannot finish going away (its GOING notifier
+ * waits for the mutex); one already going may be freed at any time.
  */
 static struct module *ksym_btf_sym_module(const struct ksym_target *t)
 {
@@ -130,6 +131,8 @@ static struct module *ksym_btf_sym_module(const struct ksym_target *t)
 	} else {
 		mod = __module_address(t->addr);
 	}
+	if (mod && mod->state == MODULE_STATE_GOING)
+		mod = ERR_PTR(-ENOENT);
 	preempt_enable();
 	return mod;
 }
@@ -147,6 +150,9 @@ static s32 ksym_btf_sym_var(struct ksym_entry *e, struct ksym_target *t,
 	struct btf *b;
 	s32 id;
 
+	if (IS_ERR(mod))
+		return ksym_entry_fail(e, KSYM_ERR_MODULE_GOING, t->sym_pos,
+				       -ENOENT);
 	if (module_percpu && !mod) {
 		/* By its name alone: the first module's of that name. */
 		id = bpf_find_btf_id(ksym_btf_var_name(t->sym), BTF_KIND_VAR,
@@ -160,9 +166,6 @@ static s32 ksym_btf_sym_var(struct ksym_entry *e, struct ksym_target *t,
 		module_put(mod);
 	}
 	if (mod) {
-		if (mod->state == MODULE_STATE_GOING)
-			return ksym_entry_fail(e, KSYM_ERR_MODULE_GOING,
-					       t->sym_pos, -ENOENT);
 		/* Its BTF is not read before it is live (btf_try_get_module). */
 		if (mod->state != MODULE_STATE_LIVE && module_percpu)
 			return ksym_entry_fail(e, KSYM_ERR_MODULE_COMING,
@@ -433,7 +436,7 @@ int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 		/* Untyped: a cast is looked up in the symbol's module first. */
 		struct module *mod = ksym_btf_sym_module(t);
 
-		if (mod) {
+		if (!IS_ERR_OR_NULL(mod)) {
 			btf = btf_get_module_btf_ref(mod);
 			if (IS_ERR(btf))
 				btf = NULL;

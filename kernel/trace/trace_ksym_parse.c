@@ -11,6 +11,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -380,10 +381,11 @@ static bool ksym_pfn_of(unsigned long addr, unsigned long *pfn)
  * The one rule for filter and trigger watches. vmalloc and ioremap share
  * one range, so vmalloc memory, RAM now, may map a device's registers
  * after a vfree(), and a read on a hit could change them. What stays RAM:
- * the kernel image; the direct map, except reserved pages (the legacy ISA
- * hole, firmware and boot allocations: page_is_ram() cannot be asked from
- * the hit path or a trigger); and a module's memory, whose watches go
- * before the module does. Lock-free, callable from any context.
+ * the kernel image; the kernel's and modules' static per-CPU data; the
+ * direct map, except other reserved pages (the legacy ISA hole, firmware
+ * and boot allocations: page_is_ram() cannot be asked from the hit path
+ * or a trigger); and a module's memory, whose watches go before the
+ * module does. Lock-free, callable from any context.
  *
  * Return: true if the range may be read.
  */
@@ -393,6 +395,9 @@ bool ksym_addr_stays_ram(unsigned long addr, unsigned int len,
 	unsigned long last = addr + len - 1;
 
 	if (mod || (__is_kernel(addr) && __is_kernel(last)))
+		return true;
+	/* Per-CPU data of the kernel and modules: boot memory, reserved. */
+	if (is_kernel_percpu_address(addr) || is_module_percpu_address(addr))
 		return true;
 	return virt_addr_valid((void *)addr) &&
 	       virt_addr_valid((void *)last) &&

@@ -115,6 +115,8 @@ struct ksym_trigger;
  * @want:     the address the breakpoints are to watch
  * @claiming: the object a ksym_watch claim is for until it is published
  *            or given up, else 0
+ * @claim_gen: the generation that claim was taken at: an end's CLAIMED
+ *            of a later generation is no claim of @claiming
  * @cpu_gen:  the generation each CPU's breakpoint has taken
  * @arm_gen:  the generation that armed the slot for @obj
  * @cpu_arm:  the @arm_gen each CPU's counters are of
@@ -136,6 +138,7 @@ struct ksym_dyn {
 	unsigned long		obj;
 	unsigned long		want;
 	unsigned long		claiming;
+	unsigned long		claim_gen;
 	unsigned long __percpu	*cpu_gen;
 	unsigned long		arm_gen;
 	unsigned long __percpu	*cpu_arm;
@@ -422,7 +425,8 @@ static void ksym_dyn_new_object(struct ksym_dyn *d, unsigned long arm_gen)
 	WRITE_ONCE(*this_cpu_ptr(d->retired),
 		   *this_cpu_ptr(d->retired) +
 		   ksym_watch_hits(&d->watch, smp_processor_id()));
-	memset(stats, 0, sizeof(*stats));
+	/* Readers retry over it (ksym_dyn_cpu_hits()). */
+	data_race(memset(stats, 0, sizeof(*stats)));
 	/* The move before even again. */
 	smp_wmb();
 	WRITE_ONCE(*seq, *seq + 1);
@@ -480,7 +484,14 @@ static void ksym_dyn_apply(struct ksym_dyn *d)
 	struct perf_event_attr attr;
 	unsigned long arm_gen;
 
-	if (ksym_ctl_state(c) == KSYM_DYN_OFF)
+	/*
+	 * Off; or claimed: its holder publishes and kicks, or gives the
+	 * claim back with the breakpoints where they are (a CPU that came
+	 * online must not take the address of a claim given up).
+	 */
+	if (ksym_ctl_state(c) == KSYM_DYN_OFF ||
+	    ksym_ctl_state(c) == KSYM_DYN_CLAIMED ||
+	    ksym_ctl_state(c) == KSYM_DYN_YIELDED)
 		return;
 	if (*cpu_gen != gen) {
 		arm_gen = READ_ONCE(d->arm_gen);
@@ -492,8 +503,14 @@ static void ksym_dyn_apply(struct ksym_dyn *d)
 			if (modify_wide_hw_breakpoint_local(bp, &attr))
 				ksym_dyn_move_failed(d, bp, attr.bp_addr);
 		}
-		/* Pairs with ksym_dyn_settled(): @bad before the generation. */
-		smp_store_release(cpu_gen, gen);
+		/*
+		 * Only a CPU with its breakpoint takes a generation: a CPU
+		 * coming online is kicked before its breakpoint is published,
+		 * and must still move it once it is (ksym_dyn_cpu_online()).
+		 */
+		if (bp)
+			/* Pairs with ksym_dyn_settled(): @bad before it. */
+			smp_store_release(cpu_gen, gen);
 	}
 	/*
 	 * Our generation before the others': of two CPUs that move last at
@@ -567,7 +584,11 @@ static bool ksym_dyn_claim_won(struct ksym_trigger *trig, struct ksym_dyn *d,
 			    READ_ONCE(o->obj) == obj)
 				return false;
 			if (s != KSYM_DYN_CLAIMED ||
-			    READ_ONCE(o->claiming) != obj)
+			    READ_ONCE(o->claim_gen) != ksym_ctl_gen(c))
+				break;
+			/* Pairs with ksym_dyn_claim(): its generation last. */
+			smp_rmb();
+			if (READ_ONCE(o->claiming) != obj)
 				break;
 			if (lower)
 				return false;
@@ -595,6 +616,9 @@ static struct ksym_dyn *ksym_dyn_claim(struct ksym_trigger *trig,
 		c = ksym_dyn_ctl(d);
 		if (ksym_ctl_state(c) == KSYM_DYN_PARKED && ksym_dyn_take(d, c)) {
 			WRITE_ONCE(d->claiming, obj);
+			/* Pairs with ksym_dyn_claim_won(): the object first. */
+			smp_wmb();
+			WRITE_ONCE(d->claim_gen, ksym_ctl_gen(c));
 			*gen = ksym_ctl_gen(c);
 			return d;
 		}
@@ -1424,9 +1448,6 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEM, pos, -ENOMEM);
 	/* Its types first: the event's own struct (it holds the event). */
 	t->mod = file->event_call->module;
-	/* What ksym_trace_filter refuses under lockdown: value= reads memory. */
-	if (!trig->unwatch && security_locked_down(LOCKDOWN_KPROBES))
-		return ksym_entry_fail(e, KSYM_ERR_LOCKDOWN, pos, -EPERM);
 	/* "(void *)": a number field that holds an address, untyped. */
 	if (!strncmp(p, KSYM_VOID_CAST, strlen(KSYM_VOID_CAST))) {
 		p += strlen(KSYM_VOID_CAST);
@@ -1799,6 +1820,14 @@ static int ksym_trigger_parse(struct event_command *cmd_ops,
 		goto out_free;
 	}
 
+	/*
+	 * What ksym_trace_filter refuses under lockdown: value= reads
+	 * memory. Removing a trigger only lowers exposure: not refused.
+	 */
+	if (!trig->unwatch && security_locked_down(LOCKDOWN_KPROBES)) {
+		ret = ksym_entry_fail(e, KSYM_ERR_LOCKDOWN, pos, -EPERM);
+		goto out_log;
+	}
 	ret = ksym_trigger_parse_param(e, file, param, pos, trig, &count);
 	if (ret)
 		goto out_log;
