@@ -261,23 +261,11 @@ unsigned long counter_step(unsigned long prev, unsigned long now)
 	return now >= prev ? now - prev : now;
 }
 
-static struct stat_row *row_find(struct stat_row *rows, int nr,
-				 const char *target, const char *name)
-{
-	int i;
-
-	for (i = 0; i < nr; i++)
-		if (target_same(rows[i].target, target) &&
-		    (!name || !strcmp(rows[i].name, name)))
-			return &rows[i];
-	return NULL;
-}
-
 /* @r with @hits added to @rows (or its row there grown by @hits). */
 static int row_add(struct stat_row **rows, int *nr, const struct stat_row *r,
 		   unsigned long hits, bool by_name)
 {
-	struct stat_row *row = row_find(*rows, *nr, r->target, by_name ? r->name : NULL);
+	struct stat_row *row = stats_find_row(*rows, *nr, r->target, by_name ? r->name : NULL);
 
 	if (row) {
 		row->hits += hits;
@@ -303,7 +291,7 @@ static int rows_advance(struct stat_row **total, int *nr_total,
 	int i;
 
 	for (i = 0; i < nr_now; i++) {
-		const struct stat_row *p = row_find(prev, nr_prev, now[i].target,
+		const struct stat_row *p = stats_find_row(prev, nr_prev, now[i].target,
 						    by_name ? now[i].name : NULL);
 		unsigned long step = counter_step(p ? p->hits : 0, now[i].hits);
 

@@ -114,15 +114,15 @@ int stats_parse(struct ksym_stats *st, const char *watches_text,
 	return ret;
 }
 
-static const struct stat_row *find_row(const struct stat_row *rows, int nr,
-				       const char *target, const char *name)
+struct stat_row *stats_find_row(const struct stat_row *rows, int nr,
+			       const char *target, const char *name)
 {
 	int i;
 
 	for (i = 0; i < nr; i++)
 		if (target_same(rows[i].target, target) &&
 		    (!name || !strcmp(rows[i].name, name)))
-			return &rows[i];
+			return (struct stat_row *)&rows[i];
 	return NULL;
 }
 
@@ -132,13 +132,13 @@ void stats_sub(struct ksym_stats *st, const struct ksym_stats *before)
 	int i;
 
 	for (i = 0; i < st->nr_watch; i++) {
-		b = find_row(before->watch, before->nr_watch, st->watch[i].target, NULL);
+		b = stats_find_row(before->watch, before->nr_watch, st->watch[i].target, NULL);
 		if (b)
 			st->watch[i].hits -= b->hits < st->watch[i].hits ?
 					     b->hits : st->watch[i].hits;
 	}
 	for (i = 0; i < st->nr_caller; i++) {
-		b = find_row(before->caller, before->nr_caller,
+		b = stats_find_row(before->caller, before->nr_caller,
 			     st->caller[i].target, st->caller[i].name);
 		if (b)
 			st->caller[i].hits -= b->hits < st->caller[i].hits ?
@@ -148,7 +148,7 @@ void stats_sub(struct ksym_stats *st, const struct ksym_stats *before)
 
 long stats_watch_hits(const struct ksym_stats *st, const char *target)
 {
-	const struct stat_row *r = find_row(st->watch, st->nr_watch, target, NULL);
+	const struct stat_row *r = stats_find_row(st->watch, st->nr_watch, target, NULL);
 
 	return r ? (long)r->hits : -1;
 }
@@ -213,7 +213,7 @@ void stats_print(FILE *f, const struct ksym_stats *st,
 			fprintf(f, "\n %s\n\n", title);
 	}
 	for (i = 0; i < targets->n; i++) {
-		const struct stat_row *w = find_row(st->watch, st->nr_watch,
+		const struct stat_row *w = stats_find_row(st->watch, st->nr_watch,
 						    targets->v[i], NULL);
 		unsigned long hits = w ? w->hits : 0;
 

@@ -30,6 +30,12 @@ int stats_parse(struct ksym_stats *st, const char *watches_text,
 		const char *callers_text);
 
 /* Subtract @before from @st (rows matched by target and name). */
+/*
+ * The row of @target (and of caller @name, if not NULL) in @rows, or NULL;
+ * as strchr(), the row is the caller's to change if @rows is.
+ */
+struct stat_row *stats_find_row(const struct stat_row *rows, int nr,
+			       const char *target, const char *name);
 void stats_sub(struct ksym_stats *st, const struct ksym_stats *before);
 
 /* Hits of a watch, by target; -1 when it has no row. */
