@@ -200,7 +200,7 @@ struct ksym_watch {
 	C(BAD_SYMBOL,	"Invalid character in symbol name"),		\
 	C(NO_SYMBOL,	"Unknown symbol: not in kallsyms (data needs CONFIG_KALLSYMS_ALL; is its module loaded?)"), \
 	C(BAD_OFFSET,	"Invalid offset: a number after +, as in sym+0x10"),	\
-	C(OFFSET_OUTSIDE,	"The offset leaves the symbol: past the end of memory, or of the per-CPU area"), \
+	C(OFFSET_OUTSIDE,	"The offset leaves the symbol: past the end of memory"), \
 	C(BAD_ADDR,	"Invalid address: expected 0x and hexadecimal digits"), \
 	C(USER_ADDR,	"User-space address: only kernel addresses can be watched"), \
 	C(NO_MEMORY_AT,	"No kernel memory at this address: nothing is mapped there"), \

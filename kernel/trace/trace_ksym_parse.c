@@ -244,7 +244,7 @@ static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
 	struct ksym_target *t __free(kfree) = kzalloc(sizeof(*t), GFP_KERNEL);
 	struct ksym_spec *spec = &e->spec;
 	unsigned long off = 0, symoff, symsize;
-	bool in_module, off_in_module;
+	bool in_module;
 	char *plus, *p, *path, c;
 	int n, bad, ret;
 
@@ -318,15 +318,8 @@ static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
 					       &symoff) && !symoff) {
 		*size = symsize;
 	}
-	/*
-	 * Past the end of the address space is nowhere; past the per-CPU
-	 * area (the kernel's, or a module's, which its unload drops) is
-	 * unrelated memory in every CPU's copy.
-	 */
-	if (t->off + off < off || spec->addr + t->off + off < spec->addr ||
-	    (spec->percpu && off &&
-	     (!ksym_is_percpu(spec->addr + t->off + off, &off_in_module) ||
-	      off_in_module != in_module)))
+	/* Past the end of the address space is nowhere. */
+	if (t->off + off < off || spec->addr + t->off + off < spec->addr)
 		return ksym_entry_fail(e, KSYM_ERR_OFFSET_OUTSIDE,
 				       plus ? pos + (plus + 1 - tgt) : pos,
 				       -EINVAL);
