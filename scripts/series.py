@@ -313,7 +313,10 @@ def main():
             if r.returncode != 0:
                 die("patches/%s does not apply to the pristine tree" % p)
         for f in touched:
-            old = run(git + ["cat-file", "blob", "%s:%s" % (o.base, f)]).decode().splitlines(True)
+            # A file patches/series creates (a KUnit file) starts empty.
+            r = subprocess.run(git + ["cat-file", "blob", "%s:%s" % (o.base, f)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            old = (r.stdout if r.returncode == 0 else b"").decode().splitlines(True)
             new = open(os.path.join(td, f)).read().splitlines(True)
             sel = [(i, rx) for i, s in enumerate(stanzas) for fn, rx in s.upstream if fn == f]
             default = min([i for i, _ in sel], default=0)
