@@ -69,6 +69,13 @@
  *						(no sample period), so no overflow
  *						handler runs; 0: none; reads
  *						perf's count of its hits
+ *	/sys/kernel/debug/ksym_hitgen/foreign	1: a write breakpoint on
+ *						ksym_hitgen_var on every CPU whose
+ *						handler counts and does not ask
+ *						for a step over (arm64: another
+ *						in-kernel user that steps by
+ *						other means); 0: none; reads
+ *						the hits it counted
  *
  * floor is for make bench: what perf's breakpoint core costs with the
  * least overflow handler there is, the floor of any tracer built on it. It
@@ -76,6 +83,8 @@
  * that come online later): leave it off while other tests count slots.
  * bare is the bare trap below the floor: the debug exception,
  * hw_breakpoint_handler and perf's count, with nothing to call.
+ * foreign shares an access with a ksym watch: on arm64 the access is
+ * stepped over if any handler of its watchpoints asks, once.
  *
  * Each write of N to a control file runs on the writing task's CPU, so
  * "taskset -c 1 sh -c 'echo 100 > write_a'" makes 100 hits on CPU 1.
@@ -547,10 +556,11 @@ static notrace void ksym_hitgen_floor_hit(struct perf_event *bp,
  * Register (@on 1) or unregister (0) a breakpoint on every CPU on writes of
  * ksym_hitgen_var, kept in @slot, with @handler; without one, a counting
  * event (no sample period): the trap and perf's count, nothing called.
- * Under ksym_hitgen_floor_lock.
+ * @step_over: whether arm64 steps over the hits for this handler. Under
+ * ksym_hitgen_floor_lock.
  */
 static int ksym_hitgen_bp_set(struct perf_event * __percpu **slot, u64 on,
-			      perf_overflow_handler_t handler)
+			      perf_overflow_handler_t handler, bool step_over)
 {
 	struct perf_event_attr attr;
 	struct perf_event * __percpu *bp;
@@ -573,7 +583,7 @@ static int ksym_hitgen_bp_set(struct perf_event * __percpu **slot, u64 on,
 		attr.sample_period = 0;
 	/*
 	 * arm64 steps over the write only for handlers that ask: registered
-	 * disabled, asked, then enabled. CPUs offline at registration have
+	 * disabled, asked (or not), then enabled. CPUs offline at registration have
 	 * no event.
 	 */
 	attr.disabled = 1;
@@ -583,40 +593,84 @@ static int ksym_hitgen_bp_set(struct perf_event * __percpu **slot, u64 on,
 	for_each_possible_cpu(cpu) {
 		if (!per_cpu(*bp, cpu))
 			continue;
-		WRITE_ONCE(per_cpu(*bp, cpu)->overflow_step_over, true);
+		WRITE_ONCE(per_cpu(*bp, cpu)->overflow_step_over, step_over);
 		perf_event_enable(per_cpu(*bp, cpu));
 	}
 	*slot = bp;
 	return 0;
 }
 
-static int ksym_hitgen_floor_set(void *data, u64 on)
+/* A breakpoint whose handler counts its hits per CPU: floor, foreign. */
+struct ksym_hitgen_counted {
+	struct perf_event * __percpu	**bp;
+	unsigned long __percpu		*hits;
+	perf_overflow_handler_t		handler;
+	bool				step_over;
+};
+
+static int ksym_hitgen_counted_set(void *data, u64 on)
 {
+	struct ksym_hitgen_counted *c = data;
 	int cpu;
 
 	if (on > 1)
 		return -EINVAL;
 	guard(mutex)(&ksym_hitgen_floor_lock);
-	if (on && !ksym_hitgen_floor_bp)
+	if (on && !*c->bp)
 		for_each_possible_cpu(cpu)
-			per_cpu(ksym_hitgen_floor_hits, cpu) = 0;
-	return ksym_hitgen_bp_set(&ksym_hitgen_floor_bp, on,
-				  ksym_hitgen_floor_hit);
+			WRITE_ONCE(*per_cpu_ptr(c->hits, cpu), 0);
+	return ksym_hitgen_bp_set(c->bp, on, c->handler, c->step_over);
 }
 
-static int ksym_hitgen_floor_get(void *data, u64 *val)
+static int ksym_hitgen_counted_get(void *data, u64 *val)
 {
+	struct ksym_hitgen_counted *c = data;
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(ksym_hitgen_floor_hits, cpu);
+		sum += *per_cpu_ptr(c->hits, cpu);
 	*val = sum;
 	return 0;
 }
 
-DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_floor_fops, ksym_hitgen_floor_get,
-			 ksym_hitgen_floor_set, "%llu\n");
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_counted_fops, ksym_hitgen_counted_get,
+			 ksym_hitgen_counted_set, "%llu\n");
+
+static struct ksym_hitgen_counted ksym_hitgen_floor = {
+	.bp		= &ksym_hitgen_floor_bp,
+	.hits		= &ksym_hitgen_floor_hits,
+	.handler	= ksym_hitgen_floor_hit,
+	.step_over	= true,
+};
+
+/*
+ * A foreign in-kernel breakpoint: its handler counts and does not ask for a
+ * step over. Alone on arm64 it would trap again forever; beside a ksym
+ * watch on the same word the step the ksym handler asks for covers it.
+ * Should the step not come (the access traps again and again), it asks for
+ * one itself after KSYM_HITGEN_FOREIGN_RETRAPS hits on one CPU, so that a
+ * broken step over shows as a count, not as a hung CPU.
+ */
+#define KSYM_HITGEN_FOREIGN_RETRAPS	10000
+static struct perf_event * __percpu *ksym_hitgen_foreign_bp;
+static DEFINE_PER_CPU(unsigned long, ksym_hitgen_foreign_hits);
+
+static notrace void ksym_hitgen_foreign_hit(struct perf_event *bp,
+					    struct perf_sample_data *data,
+					    struct pt_regs *regs)
+{
+	if (this_cpu_inc_return(ksym_hitgen_foreign_hits) >=
+	    KSYM_HITGEN_FOREIGN_RETRAPS)
+		WRITE_ONCE(bp->overflow_step_over, true);
+}
+
+static struct ksym_hitgen_counted ksym_hitgen_foreign = {
+	.bp		= &ksym_hitgen_foreign_bp,
+	.hits		= &ksym_hitgen_foreign_hits,
+	.handler	= ksym_hitgen_foreign_hit,
+	.step_over	= false,
+};
 
 /* The bare trap: the floor's breakpoint counting, no handler to call. */
 static struct perf_event * __percpu *ksym_hitgen_bare_bp;
@@ -626,7 +680,7 @@ static int ksym_hitgen_bare_set(void *data, u64 on)
 	if (on > 1)
 		return -EINVAL;
 	guard(mutex)(&ksym_hitgen_floor_lock);
-	return ksym_hitgen_bp_set(&ksym_hitgen_bare_bp, on, NULL);
+	return ksym_hitgen_bp_set(&ksym_hitgen_bare_bp, on, NULL, true);
 }
 
 static int ksym_hitgen_bare_get(void *data, u64 *val)
@@ -679,10 +733,12 @@ static int __init ksym_hitgen_init(void)
 					   files[i].fn, &ksym_hitgen_fops);
 	debugfs_create_file_unsafe("var", 0400, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_var_fops);
-	debugfs_create_file_unsafe("floor", 0600, ksym_hitgen_dir, NULL,
-				   &ksym_hitgen_floor_fops);
+	debugfs_create_file_unsafe("floor", 0600, ksym_hitgen_dir,
+				   &ksym_hitgen_floor, &ksym_hitgen_counted_fops);
 	debugfs_create_file_unsafe("bare", 0600, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_bare_fops);
+	debugfs_create_file_unsafe("foreign", 0600, ksym_hitgen_dir,
+				   &ksym_hitgen_foreign, &ksym_hitgen_counted_fops);
 	debugfs_create_file_unsafe("object", 0200, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_object_fops);
 	debugfs_create_file_unsafe("object_count", 0600, ksym_hitgen_dir,
@@ -710,8 +766,9 @@ static int __init ksym_hitgen_init(void)
 static void __exit ksym_hitgen_exit(void)
 {
 	debugfs_remove(ksym_hitgen_dir);
-	ksym_hitgen_floor_set(NULL, 0);
+	ksym_hitgen_counted_set(&ksym_hitgen_floor, 0);
 	ksym_hitgen_bare_set(NULL, 0);
+	ksym_hitgen_counted_set(&ksym_hitgen_foreign, 0);
 	if (ksym_hitgen_mmio_base)
 		iounmap(ksym_hitgen_mmio_base);
 	vfree(ksym_hitgen_vmalloc_page);
