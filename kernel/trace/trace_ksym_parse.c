@@ -106,6 +106,24 @@ static bool ksym_is_text(unsigned long addr)
 }
 
 /*
+ * Text an instruction breakpoint must not be put on: entry and noinstr
+ * code (x86 refuses it when the breakpoint is registered, arm64 would
+ * take the exception there, maybe before the state its handler needs),
+ * by their sections, which every kernel has; and with kprobes, all it
+ * refuses (its blacklist holds those sections, NOKPROBE_SYMBOL functions
+ * and the architecture's own).
+ */
+static bool ksym_text_unprobeable(unsigned long addr)
+{
+	if ((addr >= (unsigned long)__noinstr_text_start &&
+	     addr < (unsigned long)__noinstr_text_end) ||
+	    (addr >= (unsigned long)__entry_text_start &&
+	     addr < (unsigned long)__entry_text_end))
+		return true;
+	return IS_ENABLED(CONFIG_KPROBES) && within_kprobe_blacklist(addr);
+}
+
+/*
  * A per-CPU variable: kallsyms gives its __percpu address (an offset into
  * the per-CPU area on x86-64, the init copy elsewhere), and each CPU has a
  * copy of its own. *@in_module says whether a module owns it.
@@ -627,13 +645,8 @@ int ksym_parse_entry(struct ksym_entry *e)
 					       slash + 1 - buf, -EINVAL);
 		if (!ksym_is_text(spec->addr))
 			return ksym_entry_fail(e, KSYM_ERR_NOT_TEXT, 0, -EINVAL);
-		/*
-		 * Entry and noinstr code, and what kprobes may not touch: x86
-		 * refuses it when the breakpoint is registered, arm64 would
-		 * take the exception there. Refused here, alike on both.
-		 */
-		if (IS_ENABLED(CONFIG_KPROBES) &&
-		    within_kprobe_blacklist(spec->addr))
+		/* Refused here, alike on both architectures. */
+		if (ksym_text_unprobeable(spec->addr))
 			return ksym_entry_fail(e, KSYM_ERR_NOT_PROBED, 0,
 					       -EINVAL);
 		len = KSYM_EXEC_LEN;
