@@ -123,6 +123,17 @@ while (( keep < ${#applied[@]} && keep < ${#desired[@]} )); do
 done
 
 pflags=(-p1 -s -f --no-backup-if-mismatch -r /dev/null -d "$TREE")
+
+# A changed patch is reversed and applied again with the ones after it: the
+# files whose text ends up as it was keep their time stamp, or one changed
+# line in a late patch would rebuild all that includes perf_event.h.
+declare -A stamp_before=()
+for (( i = keep; i < ${#applied[@]}; i++ )); do
+	while read -r f; do
+		[[ -f $TREE/$f ]] && stamp_before[$f]="$(stat -c %Y "$TREE/$f") $(sha1sum < "$TREE/$f")"
+	done < <(sed -n 's#^+++ b/\([^\t]*\).*#\1#p' "$STATE/applied/${applied[i]}")
+done
+
 for (( i = ${#applied[@]} - 1; i >= keep; i-- )); do
 	p=${applied[i]}
 	if patch "${pflags[@]}" -R --dry-run < "$STATE/applied/$p" > /dev/null 2>&1; then
@@ -153,6 +164,11 @@ for (( i = keep; i < ${#desired[@]}; i++ )); do
 	fi
 	cp "$ROOT/patches/$p" "$STATE/applied/$p"
 	printf '%s\n' "$p" >> "$STATE/applied/stack"
+done
+for f in "${!stamp_before[@]}"; do
+	[[ -f $TREE/$f ]] || continue
+	read -r mtime sum _ <<< "${stamp_before[$f]}"
+	[[ $(sha1sum < "$TREE/$f") == "$sum  -" ]] && touch -d "@$mtime" "$TREE/$f"
 done
 say "patches applied: ${#desired[@]}${KSYM_NO_PATCHES:+ (KSYM_NO_PATCHES=$KSYM_NO_PATCHES)}"
 
