@@ -61,6 +61,15 @@
  *						is announced by
  *						ksym_hitgen_obj_free and freed
  *	/sys/kernel/debug/ksym_hitgen/object_count	objects at once (1-16)
+ *	/sys/kernel/debug/ksym_hitgen/object_now	N: one object, interrupts
+ *						off from its alloc event to
+ *						after its free event: N stores
+ *						by ksym_hitgen_obj_write() right
+ *						after the alloc event, N by
+ *						ksym_hitgen_obj_stray() right
+ *						after the free event
+ *	/sys/kernel/debug/ksym_hitgen/object_now_irqon	N: the same with
+ *						interrupts on
  *	/sys/kernel/debug/ksym_hitgen/floor	1: a write breakpoint on
  *						ksym_hitgen_var on every CPU whose
  *						overflow handler only counts; 0:
@@ -523,6 +532,66 @@ static int ksym_hitgen_object(void *data, u64 n)
 DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_object_fops, NULL, ksym_hitgen_object,
 			 "%llu\n");
 
+/* Stores into an object after its free event: a use after free. */
+static noinline void ksym_hitgen_obj_stray(struct ksym_hitgen_obj *obj,
+					   unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(obj->count, i);
+}
+
+/*
+ * One object, its events and stores on this CPU with nothing between
+ * them: the alloc event, N stores, the free event, N stray stores; with
+ * interrupts off (@irqs_off: the CPU's irq_work cannot run before the
+ * stores) or on. A watch the alloc event's trigger starts must take the
+ * N stores, one the free event's trigger ends none of the stray ones.
+ * Then ksym_trigger_settle() (the other CPUs) and the object is freed.
+ */
+static int ksym_hitgen_object_now(bool irqs_off, u64 n)
+{
+	struct ksym_hitgen_obj *obj;
+	unsigned long flags = 0;
+	int settled;
+
+	if (n > KSYM_HITGEN_MAX_N)
+		return -ERANGE;
+	ksym_trigger_sync();
+	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+	if (!obj)
+		return -ENOMEM;
+	preempt_disable();
+	if (irqs_off)
+		local_irq_save(flags);
+	trace_ksym_hitgen_obj_alloc(obj);
+	ksym_hitgen_obj_write(obj, n);
+	trace_ksym_hitgen_obj_free(obj);
+	ksym_hitgen_obj_stray(obj, n);
+	if (irqs_off)
+		local_irq_restore(flags);
+	preempt_enable();
+	settled = ksym_trigger_settle((unsigned long)obj);
+	kfree(obj);
+	return settled < 0 ? settled : 0;
+}
+
+static int ksym_hitgen_object_now_irqoff(void *data, u64 n)
+{
+	return ksym_hitgen_object_now(true, n);
+}
+
+static int ksym_hitgen_object_now_irqon(void *data, u64 n)
+{
+	return ksym_hitgen_object_now(false, n);
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_object_now_fops, NULL,
+			 ksym_hitgen_object_now_irqoff, "%llu\n");
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_object_now_irqon_fops, NULL,
+			 ksym_hitgen_object_now_irqon, "%llu\n");
+
 static int ksym_hitgen_objects_get(void *data, u64 *val)
 {
 	*val = READ_ONCE(ksym_hitgen_objects);
@@ -743,6 +812,10 @@ static int __init ksym_hitgen_init(void)
 				   &ksym_hitgen_object_fops);
 	debugfs_create_file_unsafe("object_count", 0600, ksym_hitgen_dir,
 				   NULL, &ksym_hitgen_objects_fops);
+	debugfs_create_file_unsafe("object_now", 0200, ksym_hitgen_dir, NULL,
+				   &ksym_hitgen_object_now_fops);
+	debugfs_create_file_unsafe("object_now_irqon", 0200, ksym_hitgen_dir,
+				   NULL, &ksym_hitgen_object_now_irqon_fops);
 	ksym_hitgen_mmio_base = ioremap(KSYM_HITGEN_MMIO_BASE, PAGE_SIZE);
 	if (ksym_hitgen_mmio_base) {
 		debugfs_create_file_unsafe("mmio_addr", 0400, ksym_hitgen_dir,

@@ -360,6 +360,34 @@ static noinline unsigned long ksym_hit_record(struct perf_event *bp,
 	return rec.caller;
 }
 
+/* Set while this CPU runs ksym_hit_handler(). */
+static DEFINE_PER_CPU(bool, ksym_in_hit);
+
+/* A hit of @watch's breakpoint @bp: counted, recorded where it is wanted. */
+static void ksym_hit(struct ksym_watch *watch, struct perf_event *bp,
+		     struct pt_regs *regs)
+{
+	struct ksym_cpu_stats *stats = this_cpu_ptr(watch->stats);
+	unsigned long caller;
+	u32 opts;
+
+	opts = ksym_tracer_want();
+	/*
+	 * Recorded first, so that the value is read as soon after the access
+	 * as can be (the caller of a lock-code hit takes an unwind); the
+	 * tracer's captures only for an instance that records them.
+	 */
+	if ((opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
+		opts = 0;
+	if (opts || ksym_events_want())
+		caller = ksym_hit_record(bp, regs, opts);
+	else
+		caller = ksym_hit_caller(regs, instruction_pointer(regs));
+	ksym_count_hit(stats, caller);
+	if (unlikely(ksym_too_hot(stats)))
+		ksym_watch_too_hot(watch, bp);
+}
+
 /**
  * ksym_hit_handler - the overflow handler of every watch's breakpoints
  * @bp:   the breakpoint that hit
@@ -379,27 +407,25 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs)
 {
 	struct ksym_watch *watch = bp->overflow_handler_context;
-	struct ksym_cpu_stats *stats = this_cpu_ptr(watch->stats);
-	u32 opts;
-	unsigned long caller;
 
 	if (unlikely(watch->dyn) && ksym_dyn_stray(watch->dyn, bp, regs))
 		return;
-	opts = ksym_tracer_want();
-	/*
-	 * Recorded first, so that the value is read as soon after the access
-	 * as can be (the caller of a lock-code hit takes an unwind); the
-	 * tracer's captures only for an instance that records them.
-	 */
-	if ((opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
-		opts = 0;
-	if (opts || ksym_events_want())
-		caller = ksym_hit_record(bp, regs, opts);
-	else
-		caller = ksym_hit_caller(regs, instruction_pointer(regs));
-	ksym_count_hit(stats, caller);
-	if (unlikely(ksym_too_hot(stats)))
-		ksym_watch_too_hot(watch, bp);
+	this_cpu_write(ksym_in_hit, true);
+	ksym_hit(watch, bp, regs);
+	this_cpu_write(ksym_in_hit, false);
+}
+
+/**
+ * ksym_in_hit_handler - whether this CPU runs the tracer's breakpoint handler
+ *
+ * A trigger on a ksym event fires inside it, where the breakpoints must
+ * not be moved (ksym_dyn_apply_here()).
+ *
+ * Return: true inside ksym_hit_handler() on this CPU.
+ */
+bool ksym_in_hit_handler(void)
+{
+	return this_cpu_read(ksym_in_hit);
 }
 
 /* ------------------------------------------------------------------------

@@ -393,6 +393,7 @@ int ksym_watch_init(void);
 /* trace_ksym.c */
 void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs);
+bool ksym_in_hit_handler(void);
 
 /* trace_ksym_stat.c */
 int ksym_stat_init(void);
@@ -407,6 +408,8 @@ int ksym_dyn_test_stray(unsigned int type, bool parked, int hits,
 			long *stray, bool *said);
 int ksym_dyn_test_claims(const char *steps, long *armed);
 int ksym_dyn_test_retire(int rounds, int hits, unsigned long *total);
+int ksym_dyn_test_park_fail(bool fail, bool *off, unsigned long *addr);
+int ksym_dyn_test_online(bool claimed, int *where);
 unsigned long ksym_dyn_object(const struct ksym_dyn *dyn, bool *live);
 struct ksym_watch *ksym_dyn_next_watch(struct ksym_watch *prev);
 void ksym_dyn_cpu_online(unsigned int cpu);

@@ -721,9 +721,42 @@ static void ksym_txn_exit(struct kunit *test)
 	ksym_test_slots_free(test);
 }
 
+/*
+ * A slot whose breakpoint cannot go back to the parking word (review M3):
+ * switched off on that CPU, not left on the object its owner is freeing.
+ * With the move working: on the parking word, on.
+ */
+static void ksym_test_park_fail(struct kunit *test)
+{
+	unsigned long addr = 0;
+	bool off = false;
+
+	KUNIT_ASSERT_EQ(test, ksym_dyn_test_park_fail(false, &off, &addr), 0);
+	KUNIT_EXPECT_FALSE(test, off);
+	KUNIT_ASSERT_EQ(test, ksym_dyn_test_park_fail(true, &off, &addr), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, off, "left on at %lx", addr);
+}
+
+/*
+ * A CPU come online while a slot was claimed (review M2): its breakpoint
+ * stays on the parking word, not on the claim's address, which may be an
+ * object freed since; a live slot's object it takes at once.
+ */
+static void ksym_test_online(struct kunit *test)
+{
+	int where = -1;
+
+	KUNIT_ASSERT_EQ(test, ksym_dyn_test_online(true, &where), 0);
+	KUNIT_EXPECT_EQ_MSG(test, where, 0, "0 parking, 1 live, 2 stale");
+	KUNIT_ASSERT_EQ(test, ksym_dyn_test_online(false, &where), 0);
+	KUNIT_EXPECT_EQ_MSG(test, where, 1, "0 parking, 1 live, 2 stale");
+}
+
 static struct kunit_case ksym_txn_cases[] = {
 	KUNIT_CASE(ksym_test_txn_full),
 	KUNIT_CASE(ksym_test_modify_local),
+	KUNIT_CASE(ksym_test_park_fail),
+	KUNIT_CASE(ksym_test_online),
 	{}
 };
 

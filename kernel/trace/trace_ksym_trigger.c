@@ -16,11 +16,14 @@
  * was registered when the trigger was created and parked on a word of a
  * page nothing stores to (ksym_dyn_parking), and retargets it. The slot
  * is claimed with a cmpxchg, its new address published with a generation
- * number, and an irq_work on this CPU queues one on every other online
- * CPU; each moves its own breakpoint with
- * modify_wide_hw_breakpoint_local(), interrupts off. The CPU that moves
- * the last one makes the watch live and measures the window from the
- * trigger. No free slot: the trigger counts a miss and goes on.
+ * number, and the firing CPU moves its own breakpoint at once, before the
+ * event returns (modify_wide_hw_breakpoint_local(), interrupts off; not
+ * in NMI or inside the tracer's breakpoint handler, where its irq_work
+ * does it when the exception is over). An irq_work on this CPU queues one
+ * on every other online CPU; each moves its own breakpoint the same way.
+ * The CPU that moves the last one makes the watch live and measures the
+ * window from the trigger. No free slot: the trigger counts a miss and
+ * goes on.
  *
  * Slot states, kept with the generation in one word that only moves by
  * cmpxchg, so that a late CPU cannot act on a generation that is gone:
@@ -148,6 +151,9 @@ struct ksym_dyn {
 	bool			bad;
 	bool			stray_said;
 	unsigned long		parking;
+#if IS_ENABLED(CONFIG_KSYM_TRACER_KUNIT_TEST)
+	bool			test_park_fails;
+#endif
 };
 
 /**
@@ -245,10 +251,42 @@ static DEFINE_PER_CPU(struct irq_work, ksym_dyn_sync_work) =
 static DEFINE_PER_CPU(struct irq_work, ksym_dyn_kick_work) =
 	IRQ_WORK_INIT_HARD(ksym_dyn_kick_fn);
 
+/*
+ * Set while this CPU runs ksym_dyn_apply(): a trigger that fires inside it
+ * (a tracepoint on its path) leaves the move to the irq_work.
+ */
+static DEFINE_PER_CPU(bool, ksym_dyn_applying);
+
+static void ksym_dyn_apply(struct ksym_dyn *d);
+
 /* From any context, NMI included: have every CPU look at the slots. */
 static void ksym_dyn_kick(void)
 {
 	irq_work_queue(this_cpu_ptr(&ksym_dyn_kick_work));
+}
+
+/*
+ * The firing CPU moves its breakpoint of @d before the event returns, in
+ * any context but three, where it waits for its irq_work as the other
+ * CPUs do: NMI (x86's debug exception is one; DR7 written there would be
+ * put back by a debug exception the NMI interrupted), inside the tracer's
+ * breakpoint handler (arm64 steps over the access with the breakpoints
+ * off, and would find one back on), and inside a move already running on
+ * this CPU.
+ */
+static void ksym_dyn_apply_here(struct ksym_dyn *d)
+{
+	unsigned long flags;
+
+	if (in_nmi() || ksym_in_hit_handler())
+		return;
+	local_irq_save(flags);
+	if (!this_cpu_read(ksym_dyn_applying)) {
+		this_cpu_write(ksym_dyn_applying, true);
+		ksym_dyn_apply(d);
+		this_cpu_write(ksym_dyn_applying, false);
+	}
+	local_irq_restore(flags);
 }
 
 /* Hardirq: the other CPUs are asked from here, never from NMI. */
@@ -303,6 +341,7 @@ static bool ksym_dyn_publish(struct ksym_dyn *d, unsigned long gen,
 	     old != ksym_ctl(gen, KSYM_DYN_YIELDED) ||
 	     !atomic_long_try_cmpxchg_release(&d->ctl, &old, new)))
 		return false;
+	ksym_dyn_apply_here(d);
 	ksym_dyn_kick();
 	return true;
 }
@@ -473,6 +512,21 @@ static void ksym_dyn_move_failed(struct ksym_dyn *d, struct perf_event *bp,
 }
 
 /*
+ * Move this CPU's breakpoint of @d to @attr's address. KUnit can make the
+ * move to the parking word fail, which the architecture's check never
+ * does (the word parses): ksym_dyn_test_park_fail().
+ */
+static int ksym_dyn_move(struct ksym_dyn *d, struct perf_event *bp,
+			 struct perf_event_attr *attr)
+{
+#if IS_ENABLED(CONFIG_KSYM_TRACER_KUNIT_TEST)
+	if (d->test_park_fails && attr->bp_addr == d->parking)
+		return -EINVAL;
+#endif
+	return modify_wide_hw_breakpoint_local(bp, attr);
+}
+
+/*
  * Bring this CPU's breakpoint of @d to the generation published last, then
  * see whether it was the last CPU to. Interrupts off.
  */
@@ -500,7 +554,7 @@ static void ksym_dyn_apply(struct ksym_dyn *d)
 		if (bp) {
 			attr = bp->attr;
 			attr.bp_addr = READ_ONCE(d->want);
-			if (modify_wide_hw_breakpoint_local(bp, &attr))
+			if (ksym_dyn_move(d, bp, &attr))
 				ksym_dyn_move_failed(d, bp, attr.bp_addr);
 		}
 		/*
@@ -524,9 +578,11 @@ static void ksym_dyn_sync_fn(struct irq_work *work)
 {
 	struct ksym_dyn *d;
 
+	this_cpu_write(ksym_dyn_applying, true);
 	/* Interrupts are off: an RCU read-side section. */
 	list_for_each_entry_rcu(d, &ksym_dyns, node)
 		ksym_dyn_apply(d);
+	this_cpu_write(ksym_dyn_applying, false);
 }
 
 /* ------------------------------------------------------------------------
@@ -872,6 +928,17 @@ bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 static struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig,
 				       const char *name);
 static void ksym_dyn_free(struct ksym_dyn *d);
+static int ksym_dyn_bp_create(struct ksym_dyn *d, int cpu, unsigned long gen);
+static int ksym_dyn_online_slot(struct ksym_dyn *d, int cpu);
+
+/* The irq_work the test's publishes kicked, on any CPU, is done. */
+static void ksym_dyn_test_sync_kicks(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(per_cpu_ptr(&ksym_dyn_kick_work, cpu));
+}
 
 /**
  * ksym_dyn_test_stray - for KUnit: hits of a slot's breakpoint, parked or not
@@ -925,12 +992,13 @@ EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_stray);
  *         (A arms it), 'b' and 'B' the same for B
  * @armed: the trigger's armed count after them
  *
- * A trigger of two slots of its own, never registered (so nothing moves
- * a breakpoint: the kick finds no slot in ksym_dyns). Each claimer does
- * what ksym_watch_trigger() does after its "already watched" look, split
+ * A trigger of two slots of its own, never registered: no breakpoints
+ * (the firing CPU's move finds none, so an arming settles at once, and
+ * the kick finds no slot in ksym_dyns). Each claimer does what
+ * ksym_watch_trigger() does after its "already watched" look, split
  * where another CPU or an NMI can come in between.
  *
- * Return: how many slots arm the object, or -ENOMEM, -EINVAL.
+ * Return: how many slots arm or watch the object, or -ENOMEM, -EINVAL.
  */
 int ksym_dyn_test_claims(const char *steps, long *armed)
 {
@@ -941,13 +1009,12 @@ int ksym_dyn_test_claims(const char *steps, long *armed)
 
 	if (!trig)
 		return -ENOMEM;
+	trig->len = sizeof(long);
+	trig->access = HW_BREAKPOINT_W;
 	for (i = 0; i < 2; i++) {
-		slot[i] = kzalloc(sizeof(*slot[i]), GFP_KERNEL);
+		slot[i] = ksym_dyn_alloc(trig, "ksym_test_claims");
 		if (!slot[i])
 			goto out;
-		slot[i]->trig = trig;
-		slot[i]->parking = (unsigned long)&ksym_dyn_parking[i];
-		slot[i]->want = slot[i]->parking;
 		atomic_long_set(&slot[i]->ctl, ksym_ctl(0, KSYM_DYN_PARKED));
 		trig->slots[i] = slot[i];
 	}
@@ -971,7 +1038,8 @@ int ksym_dyn_test_claims(const char *steps, long *armed)
 	for (i = 0; i < 2; i++) {
 		unsigned long c = atomic_long_read(&slot[i]->ctl);
 
-		if (ksym_ctl_state(c) == KSYM_DYN_ARMING && slot[i]->obj == obj)
+		if ((ksym_ctl_state(c) == KSYM_DYN_ARMING ||
+		     ksym_ctl_state(c) == KSYM_DYN_LIVE) && slot[i]->obj == obj)
 			ret++;
 		/* Given up: parked, nothing claimed, nothing to move to. */
 		else if (ksym_ctl_state(c) != KSYM_DYN_PARKED ||
@@ -981,8 +1049,9 @@ int ksym_dyn_test_claims(const char *steps, long *armed)
 			break;
 	}
 out:
-	kfree(slot[0]);
-	kfree(slot[1]);
+	ksym_dyn_test_sync_kicks();
+	ksym_dyn_free(slot[0]);
+	ksym_dyn_free(slot[1]);
 	kfree(trig);
 	return ret;
 }
@@ -1055,13 +1124,148 @@ int ksym_dyn_test_retire(int rounds, int hits, unsigned long *total)
 out_preempt:
 	preempt_enable();
 out:
-	/* The irq_work the publishes kicked is done with the slot. */
-	irq_work_sync(this_cpu_ptr(&ksym_dyn_kick_work));
+	ksym_dyn_test_sync_kicks();
 	ksym_dyn_free(d);
 	kfree(trig);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_retire);
+
+/* Objects of the tests with breakpoints: nothing else touches them. */
+static unsigned long ksym_dyn_test_obj[2];
+
+/*
+ * A one-slot trigger of its own for the tests with a breakpoint on this
+ * CPU, *@cpu, with migration off until ksym_dyn_test_slot_free(); or NULL.
+ * Not in ksym_dyns: nothing but the test moves its breakpoint.
+ */
+static struct ksym_dyn *ksym_dyn_test_slot(int *cpu)
+{
+	struct ksym_trigger *trig = kzalloc(sizeof(*trig), GFP_KERNEL);
+	struct ksym_dyn *d;
+
+	if (!trig)
+		return NULL;
+	trig->len = sizeof(long);
+	trig->access = HW_BREAKPOINT_W;
+	strscpy(trig->event, "ksym_test:slot", sizeof(trig->event));
+	trig->canon = "obj/8:-w-";
+	d = ksym_dyn_alloc(trig, "ksym_test_slot");
+	if (!d) {
+		kfree(trig);
+		return NULL;
+	}
+	trig->slots[0] = d;
+	trig->nr_slots = 1;
+	atomic_long_set(&d->ctl, ksym_ctl(0, KSYM_DYN_PARKED));
+	migrate_disable();
+	*cpu = smp_processor_id();
+	return d;
+}
+
+static void ksym_dyn_test_slot_free(struct ksym_dyn *d, int cpu)
+{
+	struct ksym_trigger *trig = d->trig;
+
+	ksym_bp_release(&d->watch, cpu);
+	ksym_dyn_test_sync_kicks();
+	migrate_enable();
+	ksym_dyn_free(d);
+	kfree(trig);
+}
+
+/**
+ * ksym_dyn_test_park_fail - for KUnit: a slot whose move to parking fails
+ * @fail:  make this CPU's move back to the parking word fail
+ * @off:   set if this CPU's breakpoint is off after the slot ended
+ * @addr:  where it points then
+ *
+ * A slot with a real breakpoint on this CPU watches an object, ends, and
+ * this CPU moves the breakpoint back to the parking word, which fails if
+ * @fail: the breakpoint must then be switched off, never left on the
+ * object (which its owner is about to free).
+ *
+ * Return: 0, or a negative errno if the slot could not be set up or was
+ * not in the expected state.
+ */
+int ksym_dyn_test_park_fail(bool fail, bool *off, unsigned long *addr)
+{
+	unsigned long obj = (unsigned long)&ksym_dyn_test_obj[0], gen;
+	struct ksym_dyn *d;
+	struct perf_event *bp;
+	int cpu, ret;
+
+	d = ksym_dyn_test_slot(&cpu);
+	if (!d)
+		return -ENOMEM;
+	ret = ksym_dyn_bp_create(d, cpu, 0);
+	if (ret)
+		goto out;
+	bp = *per_cpu_ptr(d->watch.bps, cpu);
+	ret = -EINVAL;
+	preempt_disable();
+	if (ksym_dyn_claim(d->trig, obj, &gen) != d ||
+	    !ksym_dyn_arm(d->trig, d, gen, obj, obj))
+		goto out_preempt;
+	local_irq_disable();
+	ksym_dyn_apply(d);
+	local_irq_enable();
+	if (bp->attr.bp_addr != obj)
+		goto out_preempt;
+	d->test_park_fails = fail;
+	if (!ksym_dyn_end(d, obj))
+		goto out_preempt;
+	local_irq_disable();
+	ksym_dyn_apply(d);
+	local_irq_enable();
+	*off = READ_ONCE(bp->state) <= PERF_EVENT_STATE_OFF;
+	*addr = bp->attr.bp_addr;
+	ret = 0;
+out_preempt:
+	preempt_enable();
+out:
+	ksym_dyn_test_slot_free(d, cpu);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_park_fail);
+
+/**
+ * ksym_dyn_test_online - for KUnit: a slot's breakpoint on a CPU come online
+ * @claimed: the slot is claimed (its object not yet published), else live
+ * @where:   where this CPU's new breakpoint points afterwards: 0 the
+ *           parking word, 1 the live object, 2 the stale one, 3 elsewhere
+ *
+ * The slot was moving while this CPU was down: its last published address
+ * (@want) is a stale object when @claimed, the live one otherwise. The CPU
+ * must take the live object, and never a claim's stale address.
+ *
+ * Return: 0, or a negative errno.
+ */
+int ksym_dyn_test_online(bool claimed, int *where)
+{
+	unsigned long live = (unsigned long)&ksym_dyn_test_obj[0];
+	unsigned long stale = (unsigned long)&ksym_dyn_test_obj[1];
+	unsigned long addr;
+	struct ksym_dyn *d;
+	int cpu, ret;
+
+	d = ksym_dyn_test_slot(&cpu);
+	if (!d)
+		return -ENOMEM;
+	d->obj = claimed ? stale : live;
+	d->want = d->obj;
+	atomic_long_set(&d->ctl, ksym_ctl(4, claimed ? KSYM_DYN_CLAIMED :
+					  KSYM_DYN_LIVE));
+	ret = ksym_dyn_online_slot(d, cpu);
+	if (!ret) {
+		addr = (*per_cpu_ptr(d->watch.bps, cpu))->attr.bp_addr;
+		*where = addr == d->parking ? 0 : addr == live ? 1 :
+			 addr == stale ? 2 : 3;
+	}
+	ksym_dyn_test_slot_free(d, cpu);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_online);
 #endif
 
 /**
@@ -1271,6 +1475,25 @@ static int ksym_dyn_bp_create(struct ksym_dyn *d, int cpu, unsigned long gen)
 	return ret;
 }
 
+/*
+ * @cpu (this CPU, come online) gets its breakpoint of @d: created on the
+ * parking word and taken by no generation, so that from the moment it is
+ * published a moving slot waits for this CPU, which then moves it to what
+ * was published last, and never to an object of before its sleep in
+ * perf (ksym_dyn_test_online()).
+ */
+static int ksym_dyn_online_slot(struct ksym_dyn *d, int cpu)
+{
+	int ret = ksym_dyn_bp_create(d, cpu, KSYM_DYN_GEN_NONE);
+
+	if (ret)
+		return ret;
+	local_irq_disable();
+	ksym_dyn_apply(d);
+	local_irq_enable();
+	return 0;
+}
+
 /**
  * ksym_dyn_cpu_online - give a CPU that came online its slot breakpoints
  * @cpu: the CPU
@@ -1287,20 +1510,10 @@ void ksym_dyn_cpu_online(unsigned int cpu)
 	if (WARN_ON_ONCE(cpu != raw_smp_processor_id()))
 		return;
 	list_for_each_entry(d, &ksym_dyns, node) {
-		/*
-		 * Created on the parking word, and taken by no generation:
-		 * from the moment it is published, a moving slot waits for
-		 * this CPU, which then moves it to what was published last.
-		 */
-		ret = ksym_dyn_bp_create(d, cpu, KSYM_DYN_GEN_NONE);
-		if (ret) {
+		ret = ksym_dyn_online_slot(d, cpu);
+		if (ret)
 			pr_warn("cannot watch %s on CPU %u: %d\n",
 				d->watch.spec.target, cpu, ret);
-			continue;
-		}
-		local_irq_disable();
-		ksym_dyn_apply(d);
-		local_irq_enable();
 	}
 }
 
