@@ -874,8 +874,8 @@ static void ksym_tracer_consume(bool on, u32 opts)
 	atomic_add(d, &ksym_consumers);
 	if (opts & KSYM_OPT_BRANCHES)
 		atomic_add(d, &ksym_branch_users);
-	/* Under trace_types_lock or event_mutex: never wait for the work. */
-	schedule_work(&ksym_arm_work);
+	/* Under trace_types_lock or event_mutex: waited for on the way out. */
+	ksym_arm_soon();
 }
 
 static int ksym_tracer_set_flag(struct trace_array *tr, u32 old_flags,
@@ -886,7 +886,7 @@ static int ksym_tracer_set_flag(struct trace_array *tr, u32 old_flags,
 	    list_empty(&ksym_instances))
 		return 0;
 	atomic_add(set ? 1 : -1, &ksym_branch_users);
-	schedule_work(&ksym_arm_work);
+	ksym_arm_soon();
 	return 0;
 }
 

@@ -386,6 +386,7 @@ void ksym_bp_release(struct ksym_watch *watch, int cpu);
 void ksym_watch_release_all(struct ksym_watch *watch);
 int ksym_watch_missing(struct ksym_watch *watch, struct cpumask *missing);
 void ksym_sync_arming(void);
+void ksym_arm_soon(void);
 int ksym_event_reg(void);
 void ksym_event_unreg(void);
 int ksym_watch_init(void);

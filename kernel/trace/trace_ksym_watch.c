@@ -14,6 +14,7 @@
 #include <linux/module.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 
 #include <kunit/visibility.h>
 
@@ -35,8 +36,10 @@ static bool ksym_armed;
  * trace_types_lock, where perf_event_enable() must not be called: perf
  * takes a context's mutex and then event_mutex (a forking task inheriting a
  * tracepoint event), and lockdep does not tell that task context from the
- * CPU context of our breakpoints. So ksym_arm_work applies the counts;
- * ksym_sync_arming() waits for it.
+ * CPU context of our breakpoints. So ksym_arm_work applies the counts,
+ * and the task whose write or perf_event_open() brought a consumer waits
+ * for it on its way back to user space, with no lock held
+ * (ksym_arm_soon()); ksym_sync_arming() waits for it too.
  */
 atomic_t ksym_consumers = ATOMIC_INIT(0);
 atomic_t ksym_branch_users = ATOMIC_INIT(0);
@@ -353,6 +356,44 @@ void ksym_sync_arming(void)
 	flush_work(&ksym_arm_work);
 }
 
+/* The task that brought a consumer waits for the arming: ksym_arm_soon(). */
+struct ksym_arm_wait {
+	struct callback_head	twork;
+};
+
+static void ksym_arm_wait_fn(struct callback_head *head)
+{
+	flush_work(&ksym_arm_work);
+	kfree(container_of(head, struct ksym_arm_wait, twork));
+}
+
+/**
+ * ksym_arm_soon - apply the consumer counts before the caller's syscall returns
+ *
+ * Called where a consumer comes or goes, under the tracing core's locks
+ * (event_mutex, trace_types_lock), where the arming cannot be waited for:
+ * it schedules ksym_arm_work and has the calling task wait for it on its
+ * way back to user space (task work, no lock held). So "echo ksym >
+ * current_tracer", enabling a ksym event, perf_event_open() of one or
+ * trace-cmd starting returns with the watches armed, and the next access
+ * is recorded. A kernel thread never returns to user space: for it (and
+ * if the small allocation fails) the arming is only scheduled.
+ */
+void ksym_arm_soon(void)
+{
+	struct ksym_arm_wait *w;
+
+	schedule_work(&ksym_arm_work);
+	if (current->flags & (PF_KTHREAD | PF_EXITING))
+		return;
+	w = kmalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN);
+	if (!w)
+		return;
+	init_task_work(&w->twork, ksym_arm_wait_fn);
+	if (task_work_add(current, &w->twork, TWA_RESUME))
+		kfree(w);
+}
+
 /**
  * ksym_event_reg - a ksym event got its first probe
  *
@@ -366,7 +407,7 @@ void ksym_sync_arming(void)
 int ksym_event_reg(void)
 {
 	atomic_inc(&ksym_consumers);
-	schedule_work(&ksym_arm_work);
+	ksym_arm_soon();
 	return 0;
 }
 
@@ -376,7 +417,7 @@ int ksym_event_reg(void)
 void ksym_event_unreg(void)
 {
 	atomic_dec(&ksym_consumers);
-	schedule_work(&ksym_arm_work);
+	ksym_arm_soon();
 }
 
 /* ------------------------------------------------------------------------
