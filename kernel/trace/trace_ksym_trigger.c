@@ -252,8 +252,9 @@ static DEFINE_PER_CPU(struct irq_work, ksym_dyn_kick_work) =
 	IRQ_WORK_INIT_HARD(ksym_dyn_kick_fn);
 
 /*
- * Set while this CPU runs ksym_dyn_apply(): a trigger that fires inside it
- * (a tracepoint on its path) leaves the move to the irq_work.
+ * Set while this CPU moves a breakpoint (ksym_dyn_apply()): a trigger that
+ * fires inside (a tracepoint on the move's path) leaves its own move to
+ * the irq_work.
  */
 static DEFINE_PER_CPU(bool, ksym_dyn_applying);
 
@@ -272,7 +273,7 @@ static void ksym_dyn_kick(void)
  * put back by a debug exception the NMI interrupted), inside the tracer's
  * breakpoint handler (arm64 steps over the access with the breakpoints
  * off, and would find one back on), and inside a move already running on
- * this CPU.
+ * this CPU (ksym_dyn_apply() returns at once there).
  */
 static void ksym_dyn_apply_here(struct ksym_dyn *d)
 {
@@ -281,11 +282,7 @@ static void ksym_dyn_apply_here(struct ksym_dyn *d)
 	if (in_nmi() || ksym_in_hit_handler())
 		return;
 	local_irq_save(flags);
-	if (!this_cpu_read(ksym_dyn_applying)) {
-		this_cpu_write(ksym_dyn_applying, true);
-		ksym_dyn_apply(d);
-		this_cpu_write(ksym_dyn_applying, false);
-	}
+	ksym_dyn_apply(d);
 	local_irq_restore(flags);
 }
 
@@ -528,9 +525,9 @@ static int ksym_dyn_move(struct ksym_dyn *d, struct perf_event *bp,
 
 /*
  * Bring this CPU's breakpoint of @d to the generation published last, then
- * see whether it was the last CPU to. Interrupts off.
+ * see whether it was the last CPU to. Interrupts off, not nested.
  */
-static void ksym_dyn_apply(struct ksym_dyn *d)
+static void __ksym_dyn_apply(struct ksym_dyn *d)
 {
 	unsigned long c = ksym_dyn_ctl(d), gen = ksym_ctl_gen(c);
 	unsigned long *cpu_gen = this_cpu_ptr(d->cpu_gen);
@@ -574,15 +571,28 @@ static void ksym_dyn_apply(struct ksym_dyn *d)
 	ksym_dyn_settle(d, c);
 }
 
+/*
+ * The same, interrupts off, from every caller (the irq_work, the firing
+ * CPU, a CPU come online): one move at a time on a CPU. A move that a
+ * trigger inside another would start returns at once; that trigger's
+ * irq_work makes it.
+ */
+static void ksym_dyn_apply(struct ksym_dyn *d)
+{
+	if (this_cpu_read(ksym_dyn_applying))
+		return;
+	this_cpu_write(ksym_dyn_applying, true);
+	__ksym_dyn_apply(d);
+	this_cpu_write(ksym_dyn_applying, false);
+}
+
 static void ksym_dyn_sync_fn(struct irq_work *work)
 {
 	struct ksym_dyn *d;
 
-	this_cpu_write(ksym_dyn_applying, true);
 	/* Interrupts are off: an RCU read-side section. */
 	list_for_each_entry_rcu(d, &ksym_dyns, node)
 		ksym_dyn_apply(d);
-	this_cpu_write(ksym_dyn_applying, false);
 }
 
 /* ------------------------------------------------------------------------
