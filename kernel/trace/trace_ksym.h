@@ -209,7 +209,7 @@ struct ksym_watch {
 	C(NEED_LEN,	"No length known for SYMBOL+OFFSET or an address: give /LEN"), \
 	C(MISALIGNED,	"Address is not aligned to the length: give a smaller /LEN"), \
 	C(NOT_TEXT,	"--x needs an instruction address"),		\
-	C(NOT_PROBED,	"This text cannot be watched: entry or noinstr code, or kprobe-blacklisted"), \
+	C(NOT_PROBED,	"This text cannot be watched: entry or noinstr code, kprobe-blacklisted, or a kernel without kprobes"), \
 	C(EXEC_LEN,	"--x watches take the instruction breakpoint length: give no /LEN"), \
 	C(BAD_CPULIST,	"Invalid CPU list: possible CPUs as in @0-1,3, none on removal"), \
 	C(BAD_CAST,	"Expected (struct TYPE) or (union TYPE) before the symbol"), \

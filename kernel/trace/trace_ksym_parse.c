@@ -109,18 +109,22 @@ static bool ksym_is_text(unsigned long addr)
  * Text an instruction breakpoint must not be put on: entry and noinstr
  * code (x86 refuses it when the breakpoint is registered, arm64 would
  * take the exception there, maybe before the state its handler needs),
- * by their sections, which every kernel has; and with kprobes, all it
- * refuses (its blacklist holds those sections, NOKPROBE_SYMBOL functions
- * and the architecture's own).
+ * NOKPROBE_SYMBOL functions and what the architecture adds: kprobes'
+ * blacklist, which also holds those sections (checked here by name too).
+ * Without kprobes nothing lists that text (arm64 marks assembly such as
+ * cpu_switch_to only there): no kernel text is taken, as x86's
+ * breakpoint code refuses it then.
  */
 static bool ksym_text_unprobeable(unsigned long addr)
 {
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		return true;
 	if ((addr >= (unsigned long)__noinstr_text_start &&
 	     addr < (unsigned long)__noinstr_text_end) ||
 	    (addr >= (unsigned long)__entry_text_start &&
 	     addr < (unsigned long)__entry_text_end))
 		return true;
-	return IS_ENABLED(CONFIG_KPROBES) && within_kprobe_blacklist(addr);
+	return within_kprobe_blacklist(addr);
 }
 
 /*

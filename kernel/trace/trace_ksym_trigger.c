@@ -277,12 +277,21 @@ static void ksym_dyn_kick(void)
  */
 static void ksym_dyn_apply_here(struct ksym_dyn *d)
 {
+	struct perf_event *bp;
 	unsigned long flags;
 
 	if (in_nmi() || ksym_in_hit_handler())
 		return;
 	local_irq_save(flags);
-	ksym_dyn_apply(d);
+	/*
+	 * Nor inside perf's own install or removal on this CPU (a probe
+	 * event's trigger there): between setting the state and adding the
+	 * breakpoint, a move would install it twice. Held by another CPU
+	 * for a moment, the lock only sends this move to the irq_work.
+	 */
+	bp = READ_ONCE(*this_cpu_ptr(d->watch.bps));
+	if (!bp || !raw_spin_is_locked(&bp->ctx->lock))
+		ksym_dyn_apply(d);
 	local_irq_restore(flags);
 }
 
@@ -357,8 +366,16 @@ static void ksym_dyn_unclaim(struct ksym_dyn *d, unsigned long gen)
 	WRITE_ONCE(d->want, d->parking);
 	WRITE_ONCE(d->claiming, 0);
 	if (!atomic_long_try_cmpxchg_release(&d->ctl, &old, new) &&
-	    old == ksym_ctl(gen, KSYM_DYN_YIELDED))
-		atomic_long_try_cmpxchg_release(&d->ctl, &old, new);
+	    (old != ksym_ctl(gen, KSYM_DYN_YIELDED) ||
+	     !atomic_long_try_cmpxchg_release(&d->ctl, &old, new)))
+		return;
+	/*
+	 * A CPU may have read the claim's address before its publication
+	 * failed (one come online, or whose irq_work looked then) and moved
+	 * its breakpoint there: the new generation brings it back.
+	 */
+	ksym_dyn_apply_here(d);
+	ksym_dyn_kick();
 }
 
 /*
@@ -1146,7 +1163,8 @@ static unsigned long ksym_dyn_test_obj[2];
 
 /*
  * A one-slot trigger of its own for the tests with a breakpoint on this
- * CPU, *@cpu, with migration off until ksym_dyn_test_slot_free(); or NULL.
+ * CPU, *@cpu, with migration and CPU hotplug off until
+ * ksym_dyn_test_slot_free(); or NULL.
  * Not in ksym_dyns: nothing but the test moves its breakpoint.
  */
 static struct ksym_dyn *ksym_dyn_test_slot(int *cpu)
@@ -1168,6 +1186,8 @@ static struct ksym_dyn *ksym_dyn_test_slot(int *cpu)
 	trig->slots[0] = d;
 	trig->nr_slots = 1;
 	atomic_long_set(&d->ctl, ksym_ctl(0, KSYM_DYN_PARKED));
+	/* Not in ksym_dyns: an offline would not release its breakpoint. */
+	cpus_read_lock();
 	migrate_disable();
 	*cpu = smp_processor_id();
 	return d;
@@ -1180,6 +1200,7 @@ static void ksym_dyn_test_slot_free(struct ksym_dyn *d, int cpu)
 	ksym_bp_release(&d->watch, cpu);
 	ksym_dyn_test_sync_kicks();
 	migrate_enable();
+	cpus_read_unlock();
 	ksym_dyn_free(d);
 	kfree(trig);
 }
@@ -1193,7 +1214,9 @@ static void ksym_dyn_test_slot_free(struct ksym_dyn *d, int cpu)
  * A slot with a real breakpoint on this CPU watches an object, ends, and
  * this CPU moves the breakpoint back to the parking word, which fails if
  * @fail: the breakpoint must then be switched off, never left on the
- * object (which its owner is about to free).
+ * object (which its owner is about to free). The moves are the firing
+ * CPU's own, made by the arming and the end themselves; the applies after
+ * them find nothing left to do, as the irq_work would.
  *
  * Return: 0, or a negative errno if the slot could not be set up or was
  * not in the expected state.
