@@ -377,7 +377,9 @@ static void ksym_arm_wait_fn(struct callback_head *head)
  * current_tracer", enabling a ksym event, perf_event_open() of one or
  * trace-cmd starting returns with the watches armed, and the next access
  * is recorded. A kernel thread never returns to user space: for it (and
- * if the small allocation fails) the arming is only scheduled.
+ * if the small allocation fails) the arming is only scheduled. A write
+ * made by an io_uring worker completes before the worker runs its task
+ * work: armed a moment after the completion.
  */
 void ksym_arm_soon(void)
 {
@@ -386,7 +388,8 @@ void ksym_arm_soon(void)
 	schedule_work(&ksym_arm_work);
 	if (current->flags & (PF_KTHREAD | PF_EXITING))
 		return;
-	w = kmalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN);
+	/* Every caller holds a mutex at most: it may sleep. */
+	w = kmalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return;
 	init_task_work(&w->twork, ksym_arm_wait_fn);
