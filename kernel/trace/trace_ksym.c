@@ -410,9 +410,12 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 
 	if (unlikely(watch->dyn) && ksym_dyn_stray(watch->dyn, bp, regs))
 		return;
+	bool nested = this_cpu_read(ksym_in_hit);
+
+	/* Put back, not cleared: on x86 an NMI's hit may nest in a hit. */
 	this_cpu_write(ksym_in_hit, true);
 	ksym_hit(watch, bp, regs);
-	this_cpu_write(ksym_in_hit, false);
+	this_cpu_write(ksym_in_hit, nested);
 }
 
 /**
