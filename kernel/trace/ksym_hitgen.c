@@ -9,6 +9,9 @@
  *	/sys/kernel/debug/ksym_hitgen/write_a	N: ksym_hitgen_write_a() stores
  *						1..N into ksym_hitgen_var
  *	/sys/kernel/debug/ksym_hitgen/write_b	N: same from ksym_hitgen_write_b()
+ *	/sys/kernel/debug/ksym_hitgen/write_same	N: ksym_hitgen_write_same()
+ *						stores ksym_hitgen_var's value
+ *						back into it N times
  *	/sys/kernel/debug/ksym_hitgen/read	N: ksym_hitgen_read() loads
  *						ksym_hitgen_var N times
  *	/sys/kernel/debug/ksym_hitgen/spread	N: each of the KSYM_HITGEN_CALLERS
@@ -197,6 +200,15 @@ static noinline void ksym_hitgen_write_b(unsigned long n)
 
 	for (i = 1; i <= n; i++)
 		WRITE_ONCE(ksym_hitgen_var, i);
+}
+
+/* Stores that change nothing: the value it holds, back into it. */
+static noinline void ksym_hitgen_write_same(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(ksym_hitgen_var, READ_ONCE(ksym_hitgen_var));
 }
 
 static noinline void ksym_hitgen_read(unsigned long n)
@@ -783,6 +795,7 @@ static int __init ksym_hitgen_init(void)
 	} files[] = {
 		{ "write_a",	ksym_hitgen_write_a },
 		{ "write_b",	ksym_hitgen_write_b },
+		{ "write_same",	ksym_hitgen_write_same },
 		{ "read",	ksym_hitgen_read },
 		{ "spread",	ksym_hitgen_spread },
 		{ "write_u32",	ksym_hitgen_write_u32 },

@@ -304,88 +304,308 @@ static bool ksym_events_want(void)
 	return false;
 }
 
-/*
- * The hit, recorded: the events that are on and the tracer's entries. Only
- * when something records: a hit that is only counted does not read the
- * value or build the record. Returns the caller the hit is counted for.
+/**
+ * ksym_last_swap - take a hit's old value and leave its new one (x86)
+ * @last: the watch's last value for the hit's copy (ksym_watch_last())
+ * @addr: the address hit
+ * @val:  the value the access left
+ * @old:  where the value seen before goes, if known
+ *
+ * A hit or an arming of the same copy in flight on another CPU at any
+ * moment of this one makes both say "stale": which of the two accesses
+ * came first is not known.
+ *
+ * Return: where @old comes from, KSYM_OLD_LAST, _STALE or _NONE.
  */
-static noinline unsigned long ksym_hit_record(struct perf_event *bp,
-					      struct pt_regs *regs, u32 opts)
+u8 ksym_last_swap(struct ksym_last *last, unsigned long addr, u64 val,
+		  u64 *old)
 {
-	struct ksym_watch *watch = bp->overflow_handler_context;
-	struct ksym_capture cap = { };
-	struct ksym_hit_rec rec = {
-		.addr	= bp->attr.bp_addr,
-		.len	= bp->attr.bp_len,
-		.access	= bp->attr.bp_type,
-		.ip	= instruction_pointer(regs),
-		.sp	= kernel_stack_pointer(regs),
-		.bp	= frame_pointer(regs),
-		.flags	= ksym_regs_flags(regs),
-		.sym	= watch->spec.target + watch->spec.name_off,
-		.sym_len = watch->spec.name_len,
-	};
+	u8 src = KSYM_OLD_LAST;
 
-	/*
-	 * x86 data breakpoints trap after the access: this reads the value
-	 * the access left, before any consumer (a BPF program on the raw
-	 * tracepoint too) sees the record. DR7 is cleared while #DB runs, so
-	 * it cannot recurse. arm64 traps before the access (the breakpoint
-	 * core steps over it after this returns): the value is the one the
-	 * access found, a write's old value. Debug exceptions are masked
-	 * while the handler runs, so that cannot recurse either.
-	 */
-	if (READ_ONCE(watch->spec.has_value))
-		rec.has_value = ksym_read_value(rec.addr, rec.len, &rec.value);
-	/* The same attribution as trace_stat's, for every consumer. */
-	rec.caller = ksym_hit_caller(regs, rec.ip);
+	if (atomic_inc_return(&last->busy) != 1)
+		src = KSYM_OLD_STALE;
+	if (READ_ONCE(last->addr) == addr)
+		*old = READ_ONCE(last->value);
+	else
+		src = KSYM_OLD_NONE;
+	WRITE_ONCE(last->value, val);
+	WRITE_ONCE(last->addr, addr);
+	/* Fully ordered, as the increment: the stores are inside. */
+	if (atomic_dec_return(&last->busy) && src != KSYM_OLD_NONE)
+		src = KSYM_OLD_STALE;
+	return src;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_last_swap);
 
-	trace_ksym_hit(&rec);
-#if defined(CONFIG_X86_64) || defined(CONFIG_ARM64)
-	if (trace_ksym_regs_enabled())
-		trace_ksym_regs(regs);
-#endif
-	if (trace_ksym_stack_enabled() || (opts & KSYM_OPT_STACK)) {
-		ksym_hit_stack(regs, &cap);
-		trace_ksym_stack(cap.ips, cap.nr_ips);
+/**
+ * ksym_last_seed - read what a watched address holds as it is armed
+ * @last: the watch's last value for this address (ksym_watch_last())
+ * @addr: the address, RAM (ksym_spec.has_value, a trigger's object)
+ * @len:  its length
+ *
+ * The first hit after arming then has the old value of its access, where
+ * breakpoints trap after it (x86; not called on arm64). Any context.
+ */
+void ksym_last_seed(struct ksym_last *last, unsigned long addr,
+		    unsigned int len)
+{
+	u64 val;
+
+	atomic_inc(&last->busy);
+	/* A hit that overlaps these stores sees @busy: ksym_last_swap(). */
+	smp_mb__after_atomic();
+	if (ksym_read_value(addr, len, &val)) {
+		WRITE_ONCE(last->value, val);
+		WRITE_ONCE(last->addr, addr);
+	} else {
+		WRITE_ONCE(last->addr, 0);
 	}
-#ifdef CONFIG_KSYM_TRACER_BRANCHES
-	if (trace_ksym_branches_enabled() || (opts & KSYM_OPT_BRANCHES)) {
-		ksym_branches_capture(&cap);
-		trace_ksym_branches(cap.from_to, cap.nr_branches, cap.source);
-	}
-#endif
-	if (opts & KSYM_TRACER_CURRENT)
-		ksym_tracer_hit(&rec, regs, opts, &cap);
-	return rec.caller;
+	/* The stores before the end of @busy. */
+	smp_mb__before_atomic();
+	atomic_dec(&last->busy);
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_last_seed);
+
+/**
+ * ksym_watch_seed - ksym_last_seed() for a filter watch about to be armed
+ * @watch: the watch, under ksym_mutex
+ * @cpu:   the CPU whose breakpoint is enabled
+ *
+ * Trigger slots seed when an object is published (ksym_dyn_publish()).
+ */
+void ksym_watch_seed(struct ksym_watch *watch, int cpu)
+{
+	if (KSYM_TRAPS_BEFORE || watch->dyn || !watch->spec.has_value)
+		return;
+	ksym_last_seed(ksym_watch_last(watch, cpu),
+		       ksym_spec_addr(&watch->spec, cpu), watch->spec.len);
 }
 
-/* Set while this CPU runs ksym_hit_handler(). */
+/*
+ * One hit, from the breakpoint to its records: built at the hit, recorded
+ * once its new value is known (at once on x86; on arm64 when the step
+ * over the access has ended, ksym_hit_stepped()).
+ */
+struct ksym_hit_ctx {
+	struct ksym_hit_rec	rec;
+	struct ksym_capture	cap;
+	u32			opts;	/* the tracer's, 0: it records nothing */
+	bool			record;	/* an event or the tracer records it */
+	bool			changes; /* ksym-changes: only changes count */
+};
+
+/*
+ * The values around the access: x86 reads the new one now (its data
+ * breakpoints trap after the access) and takes the old one the watch saw
+ * last; arm64 reads the old one now (it traps before) and the new one
+ * after its step. Read before anything else, as close to the access as
+ * can be. Debug exceptions cannot recurse here on either: DR7 is cleared
+ * while #DB runs, arm64 masks them.
+ */
+static void ksym_hit_values(struct ksym_watch *watch, struct ksym_hit_rec *rec)
+{
+	if (!READ_ONCE(watch->spec.has_value))
+		return;
+	if (KSYM_TRAPS_BEFORE) {
+		if (ksym_read_value(rec->addr, rec->len, &rec->old))
+			rec->has_old = KSYM_OLD_READ;
+		return;
+	}
+	rec->has_value = ksym_read_value(rec->addr, rec->len, &rec->value);
+	if (rec->has_value)
+		rec->has_old = ksym_last_swap(ksym_watch_last(watch,
+							      smp_processor_id()),
+					      rec->addr, rec->value, &rec->old);
+}
+
+/* Stack and branches, only when something records them. */
+static noinline void ksym_hit_capture(struct pt_regs *regs,
+				      struct ksym_hit_ctx *h)
+{
+	if (trace_ksym_stack_enabled() || (h->opts & KSYM_OPT_STACK))
+		ksym_hit_stack(regs, &h->cap);
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
+	if (trace_ksym_branches_enabled() || (h->opts & KSYM_OPT_BRANCHES))
+		ksym_branches_capture(&h->cap);
+#endif
+}
+
+static void ksym_hit_begin(struct ksym_watch *watch, struct perf_event *bp,
+			   struct pt_regs *regs, struct ksym_hit_ctx *h)
+{
+	struct ksym_hit_rec *rec = &h->rec;
+
+	*h = (struct ksym_hit_ctx) {
+		.rec = {
+			.addr	= bp->attr.bp_addr,
+			.len	= bp->attr.bp_len,
+			.access	= bp->attr.bp_type,
+			.ip	= instruction_pointer(regs),
+			.sp	= kernel_stack_pointer(regs),
+			.bp	= frame_pointer(regs),
+			.flags	= ksym_regs_flags(regs),
+			.sym	= watch->spec.target + watch->spec.name_off,
+			.sym_len = watch->spec.name_len,
+		},
+	};
+	ksym_hit_values(watch, rec);
+	h->opts = ksym_tracer_want();
+	h->changes = h->opts & KSYM_OPT_CHANGES;
+	/* The tracer's captures only for an instance that records them. */
+	if ((h->opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
+		h->opts = 0;
+	h->record = h->opts || ksym_events_want();
+	/* The same attribution as trace_stat's, for every consumer. */
+	rec->caller = ksym_hit_caller(regs, rec->ip);
+	if (h->record)
+		ksym_hit_capture(regs, h);
+}
+
+/* Did the access change the watched range, as far as is known? */
+static bool ksym_hit_changed(const struct ksym_hit_rec *rec)
+{
+	return rec->has_old == KSYM_OLD_NONE || !rec->has_value ||
+	       rec->old != rec->value;
+}
+
+/*
+ * The hit, recorded: the events that are on and the tracer's entries,
+ * then counted. With ksym-changes, an access that left the value as it
+ * was is neither the tracer's entry nor counted; the events see every
+ * hit (their filter "changed == 1" does the same).
+ */
+static void ksym_hit_end(struct ksym_watch *watch, struct pt_regs *regs,
+			 struct ksym_hit_ctx *h)
+{
+	bool counted;
+
+	h->rec.changed = ksym_hit_changed(&h->rec);
+	counted = !h->changes || h->rec.changed;
+	if (h->record) {
+		trace_ksym_hit(&h->rec);
+#if defined(CONFIG_X86_64) || defined(CONFIG_ARM64)
+		if (trace_ksym_regs_enabled())
+			trace_ksym_regs(regs);
+#endif
+		if (h->cap.ips)
+			trace_ksym_stack(h->cap.ips, h->cap.nr_ips);
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
+		if (h->cap.from_to)
+			trace_ksym_branches(h->cap.from_to,
+					    h->cap.nr_branches,
+					    h->cap.source);
+#endif
+		if ((h->opts & KSYM_TRACER_CURRENT) && counted)
+			ksym_tracer_hit(&h->rec, regs, h->opts, &h->cap);
+	}
+	if (counted)
+		ksym_count_hit(this_cpu_ptr(watch->stats), h->rec.caller);
+}
+
+/* Set while this CPU runs ksym_hit_handler() or ksym_hit_stepped(). */
 static DEFINE_PER_CPU(bool, ksym_in_hit);
+
+#ifdef CONFIG_ARM64
+/*
+ * arm64: hits waiting for the end of the step over their access, with
+ * what they captured at the hit. Two: one access can hit two watches. An
+ * entry whose step never said it ended (its breakpoint was gone) is taken
+ * again by the next hit; nothing in it is read then.
+ */
+#define KSYM_PENDING	2
+
+struct ksym_pending {
+	struct perf_event	*bp;	/* NULL: free */
+	struct ksym_watch	*watch;
+	struct ksym_hit_ctx	h;
+	struct pt_regs		regs;
+	unsigned long		ips[KSYM_STACK_MAX];
+	unsigned long		from_to[2 * KSYM_BRANCH_MAX];
+};
+
+static DEFINE_PER_CPU(struct ksym_pending [KSYM_PENDING], ksym_pending);
+
+static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
+			   struct pt_regs *regs, struct ksym_hit_ctx *h)
+{
+	struct ksym_pending *p = *this_cpu_ptr(&ksym_pending), *e = &p[0];
+	int i;
+
+	for (i = KSYM_PENDING - 1; i >= 0; i--) {
+		if (p[i].bp == bp) {
+			e = &p[i];
+			break;
+		}
+		if (!p[i].bp)
+			e = &p[i];
+	}
+	e->watch = watch;
+	e->h = *h;
+	e->regs = *regs;
+	if (h->cap.ips) {
+		memcpy(e->ips, h->cap.ips, h->cap.nr_ips * sizeof(*e->ips));
+		e->h.cap.ips = e->ips;
+	}
+	if (h->cap.from_to) {
+		memcpy(e->from_to, h->cap.from_to,
+		       2 * h->cap.nr_branches * sizeof(*e->from_to));
+		e->h.cap.from_to = e->from_to;
+	}
+	e->bp = bp;
+}
+
+/**
+ * ksym_hit_stepped - the step over a hit's access has ended (arm64)
+ * @bp:   the breakpoint that hit (perf_event.overflow_stepped)
+ * @regs: the registers after the step
+ * @done: the access completed; false when a fault in it was taken first
+ *        (its handler returns to the access, which hits again)
+ *
+ * Called by the architecture's single-step handler, breakpoints still off:
+ * reads the new value and records the hit ksym_hit_handler() began.
+ */
+void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
+{
+	struct ksym_pending *p = *this_cpu_ptr(&ksym_pending);
+	struct ksym_hit_rec *rec;
+	bool nested;
+	int i;
+
+	for (i = 0; i < KSYM_PENDING; i++)
+		if (p[i].bp == bp)
+			break;
+	if (i == KSYM_PENDING)
+		return;
+	rec = &p[i].h.rec;
+	if (done)
+		rec->has_value = ksym_read_value(rec->addr, rec->len,
+						 &rec->value);
+	nested = this_cpu_read(ksym_in_hit);
+	this_cpu_write(ksym_in_hit, true);
+	ksym_hit_end(p[i].watch, &p[i].regs, &p[i].h);
+	this_cpu_write(ksym_in_hit, nested);
+	p[i].bp = NULL;
+}
+#else
+static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
+			   struct pt_regs *regs, struct ksym_hit_ctx *h)
+{
+}
+#endif
 
 /* A hit of @watch's breakpoint @bp: counted, recorded where it is wanted. */
 static void ksym_hit(struct ksym_watch *watch, struct perf_event *bp,
 		     struct pt_regs *regs)
 {
-	struct ksym_cpu_stats *stats = this_cpu_ptr(watch->stats);
-	unsigned long caller;
-	u32 opts;
+	struct ksym_hit_ctx h;
 
-	opts = ksym_tracer_want();
-	/*
-	 * Recorded first, so that the value is read as soon after the access
-	 * as can be (the caller of a lock-code hit takes an unwind); the
-	 * tracer's captures only for an instance that records them.
-	 */
-	if ((opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
-		opts = 0;
-	if (opts || ksym_events_want())
-		caller = ksym_hit_record(bp, regs, opts);
-	else
-		caller = ksym_hit_caller(regs, instruction_pointer(regs));
-	ksym_count_hit(stats, caller);
-	if (unlikely(ksym_too_hot(stats)))
+	ksym_hit_begin(watch, bp, regs, &h);
+	if (unlikely(ksym_too_hot(this_cpu_ptr(watch->stats))))
 		ksym_watch_too_hot(watch, bp);
+	if (KSYM_TRAPS_BEFORE && h.rec.has_old == KSYM_OLD_READ)
+		ksym_hit_defer(watch, bp, regs, &h);
+	else
+		ksym_hit_end(watch, regs, &h);
 }
 
 /**
@@ -396,12 +616,12 @@ static void ksym_hit(struct ksym_watch *watch, struct perf_event *bp,
  *
  * Runs in the #DB exception, NMI-like: counts the hit, then writes the ksym
  * events that are enabled and the entries of the ksym tracer where it is
- * current and recording. No lock, no allocation, no formatting (a
+ * current and recording (on arm64, once the step over the access has
+ * ended: ksym_hit_stepped()). No lock, no allocation, no formatting (a
  * trigger slot's first stray hit is taken raw and printed from an
- * irq_work). A hit that
- * nothing records (the tracer current with tracing off, say) is only
- * counted: that path is kept short, since it is what a watch on a busy
- * word costs.
+ * irq_work). A hit that nothing records (the tracer current with tracing
+ * off, say) reads its value and is counted: that path is kept short,
+ * since it is what a watch on a busy word costs.
  */
 void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs)
@@ -711,6 +931,7 @@ static struct tracer_opt ksym_tracer_opts[] = {
 #ifdef CONFIG_KSYM_TRACER_BRANCHES
 	{ TRACER_OPT(ksym-branches, KSYM_OPT_BRANCHES) },
 #endif
+	{ TRACER_OPT(ksym-changes, KSYM_OPT_CHANGES) },
 	{ } /* Terminator */
 };
 

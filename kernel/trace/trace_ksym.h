@@ -71,6 +71,7 @@ struct ksym_dyn;
 #define KSYM_OPT_STACK		BIT(0)
 #define KSYM_OPT_REGS		BIT(1)
 #define KSYM_OPT_BRANCHES	BIT(2)
+#define KSYM_OPT_CHANGES	BIT(3)
 #define KSYM_TRACER_CURRENT	BIT(31)
 
 #define KSYM_ACCESS_R	HW_BREAKPOINT_R
@@ -91,6 +92,16 @@ static_assert(HW_BREAKPOINT_R == 1 && HW_BREAKPOINT_W == 2 &&
 #define KSYM_CAN_WATCH_READS	false
 #else
 #define KSYM_CAN_WATCH_READS	true
+#endif
+
+/*
+ * arm64's data breakpoints trap before the access (the breakpoint core
+ * steps over it after the handler), x86's after it.
+ */
+#ifdef CONFIG_ARM64
+#define KSYM_TRAPS_BEFORE	true
+#else
+#define KSYM_TRAPS_BEFORE	false
 #endif
 
 /*
@@ -164,6 +175,32 @@ struct ksym_cpu_stats {
 	unsigned long		window_hits;
 };
 
+/*
+ * Where a hit's old value comes from (ksym_hit.has_old). arm64 traps
+ * before the access and reads it then; x86 traps after, and keeps the
+ * value each hit left (or the value read when the watch was armed) for the
+ * next hit of the same watch and copy: exact unless a write the watch does
+ * not see came between (Documentation/trace/ksym.rst, Old and new).
+ */
+enum ksym_old_src {
+	KSYM_OLD_NONE	= 0,	/* not known: @old is 0 */
+	KSYM_OLD_READ	= 1,	/* read before the access, on its CPU */
+	KSYM_OLD_LAST	= 2,	/* the value the watch saw last */
+	KSYM_OLD_STALE	= 3,	/* the same, with another hit in flight */
+};
+
+/*
+ * The value a watch saw last at one address (x86, whose breakpoints trap
+ * after the access): the next hit's old value. Written by every hit of the
+ * watch, on any CPU, and when it is armed; a hit that finds another hit or
+ * an arming in flight (@busy) says its old value may be stale.
+ */
+struct ksym_last {
+	unsigned long		addr;	/* where @value was read; 0: none */
+	u64			value;
+	atomic_t		busy;
+};
+
 /**
  * struct ksym_watch - one watched address and its breakpoints
  * @list:  entry in ksym_watches, under ksym_mutex
@@ -175,6 +212,8 @@ struct ksym_cpu_stats {
  * @hot_logged: ksym_hot_work disarmed it everywhere and said so
  * @dyn:   the trigger slot this watch is, or NULL for a watch of
  *         ksym_trace_filter (trace_ksym_trigger.c)
+ * @last:  the value seen last, for the next hit's old value: @last_one,
+ *         or for a per-CPU watch each CPU's copy's in @last_pcpu
  */
 struct ksym_watch {
 	struct list_head		list;
@@ -184,7 +223,18 @@ struct ksym_watch {
 	bool				hot;
 	bool				hot_logged;
 	struct ksym_dyn			*dyn;
+	struct ksym_last		last_one;
+	struct ksym_last __percpu	*last_pcpu;
 };
+
+/* The copy of @watch's last value that @cpu's breakpoint sees. */
+static inline struct ksym_last *ksym_watch_last(struct ksym_watch *watch,
+						int cpu)
+{
+	if (watch->spec.percpu)
+		return per_cpu_ptr(watch->last_pcpu, cpu);
+	return &watch->last_one;
+}
 
 /*
  * Errors of ksym_trace_filter, with their error_log texts: one list makes
@@ -394,6 +444,12 @@ int ksym_watch_init(void);
 /* trace_ksym.c */
 void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs);
+void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done);
+void ksym_last_seed(struct ksym_last *last, unsigned long addr,
+		    unsigned int len);
+u8 ksym_last_swap(struct ksym_last *last, unsigned long addr, u64 val,
+		  u64 *old);
+void ksym_watch_seed(struct ksym_watch *watch, int cpu);
 bool ksym_in_hit_handler(void);
 
 /* trace_ksym_stat.c */

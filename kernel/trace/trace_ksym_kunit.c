@@ -319,9 +319,54 @@ static void ksym_test_retire_total(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, total, 0);
 }
 
+/*
+ * x86's old values: the value each hit left is the next one's old value,
+ * the value read at arming the first's; a hit that overlaps another hit
+ * or an arming of the same copy says "stale"; another address's value is
+ * no old value at all. (ksym_hitgen stores one CPU at a time: in the VM
+ * no hit overlaps, so the stale mark is checked here.)
+ */
+static void ksym_test_old_value(struct kunit *test)
+{
+	static u64 word = 41;
+	unsigned long addr = (unsigned long)&word;
+	struct ksym_last last = { };
+	u64 old = 0;
+
+	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 42, &old),
+			KSYM_OLD_NONE);
+	ksym_last_seed(&last, addr, sizeof(word));
+	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 43, &old),
+			KSYM_OLD_LAST);
+	KUNIT_EXPECT_EQ(test, old, 41);
+	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 43, &old),
+			KSYM_OLD_LAST);
+	KUNIT_EXPECT_EQ(test, old, 43);
+
+	/* Another CPU's hit in flight. */
+	atomic_set(&last.busy, 1);
+	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 44, &old),
+			KSYM_OLD_STALE);
+	KUNIT_EXPECT_EQ(test, old, 43);
+	atomic_set(&last.busy, 0);
+	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 45, &old),
+			KSYM_OLD_LAST);
+	KUNIT_EXPECT_EQ(test, old, 44);
+
+	/* A trigger slot moved to another object: nothing known there. */
+	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr + 8, 1, &old),
+			KSYM_OLD_NONE);
+	/* Unreadable at arming: nothing known either. */
+	ksym_last_seed(&last, 0, sizeof(word));
+	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 46, &old),
+			KSYM_OLD_NONE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&last.busy), 0);
+}
+
 static struct kunit_case ksym_parser_cases[] = {
 	KUNIT_CASE(ksym_test_stray),
 	KUNIT_CASE(ksym_test_retire_total),
+	KUNIT_CASE(ksym_test_old_value),
 	KUNIT_CASE(ksym_test_one_slot_per_object),
 	KUNIT_CASE(ksym_test_explicit_len),
 	KUNIT_CASE(ksym_test_default_len),

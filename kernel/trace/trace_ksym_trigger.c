@@ -340,6 +340,9 @@ static bool ksym_dyn_publish(struct ksym_dyn *d, unsigned long gen,
 	unsigned long new = ksym_ctl(gen + 1, state);
 	long old = ksym_ctl(gen, KSYM_DYN_CLAIMED);
 
+	/* The object's first hit finds what it held when it was taken. */
+	if (!KSYM_TRAPS_BEFORE && state == KSYM_DYN_ARMING)
+		ksym_last_seed(&d->watch.last_one, want, d->watch.spec.len);
 	WRITE_ONCE(d->want, want);
 	d->fired_ns = local_clock();
 	if (!atomic_long_try_cmpxchg_release(&d->ctl, &old, new) &&

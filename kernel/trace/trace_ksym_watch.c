@@ -145,11 +145,19 @@ int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
 	if (IS_ERR(bp))
 		return PTR_ERR(bp);
 	WRITE_ONCE(bp->overflow_step_over, true);
+#ifdef CONFIG_ARM64
+	/* The new value is read once the access is done. */
+	bp->overflow_stepped = ksym_hit_stepped;
+#endif
 	ksym_warn_llsc();
 	/* Read locklessly by the trigger slots' irq_work. */
 	WRITE_ONCE(*per_cpu_ptr(watch->bps, cpu), bp);
-	if (!disabled)
+	if (!disabled) {
+		/* Another CPU's hits keep a shared copy's value: see below. */
+		if (spec->percpu)
+			ksym_watch_seed(watch, cpu);
 		perf_event_enable(bp);
+	}
 	return 0;
 }
 
@@ -176,6 +184,36 @@ static void ksym_bp_set_enabled(struct perf_event *bp, bool enabled)
 		perf_event_enable(bp);
 	else
 		perf_event_disable(bp);
+}
+
+/*
+ * A watch about to be armed: the value each copy holds, for the first
+ * hit's old value (ksym_last). Read before any of its breakpoints is on:
+ * this CPU's would take the read of an rw- watch as a hit.
+ */
+static void ksym_watch_seed_all(struct ksym_watch *watch)
+{
+	int cpu;
+
+	if (!watch->spec.percpu) {
+		ksym_watch_seed(watch, raw_smp_processor_id());
+		return;
+	}
+	for_each_possible_cpu(cpu)
+		ksym_watch_seed(watch, cpu);
+}
+
+/* Its length or CPUs changed: nothing known before the next hit. */
+static void ksym_watch_forget(struct ksym_watch *watch)
+{
+	int cpu;
+
+	if (!watch->spec.percpu) {
+		WRITE_ONCE(watch->last_one.addr, 0);
+		return;
+	}
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(watch->last_pcpu, cpu)->addr, 0);
 }
 
 static int ksym_bp_modify(struct ksym_watch *watch,
@@ -239,9 +277,14 @@ static struct ksym_watch *ksym_watch_alloc(const struct ksym_spec *spec)
 		return NULL;
 	watch->bps = alloc_percpu(struct perf_event *);
 	watch->stats = alloc_percpu(struct ksym_cpu_stats);
-	if (!watch->bps || !watch->stats) {
+	/* A watch keeps its target: per-CPU it stays. */
+	if (spec->percpu)
+		watch->last_pcpu = alloc_percpu(struct ksym_last);
+	if (!watch->bps || !watch->stats ||
+	    (spec->percpu && !watch->last_pcpu)) {
 		free_percpu(watch->bps);
 		free_percpu(watch->stats);
+		free_percpu(watch->last_pcpu);
 		kfree(watch);
 		return NULL;
 	}
@@ -254,6 +297,7 @@ static void ksym_watch_free(struct ksym_watch *watch)
 {
 	free_percpu(watch->bps);
 	free_percpu(watch->stats);
+	free_percpu(watch->last_pcpu);
 	kfree(watch);
 }
 
@@ -284,6 +328,8 @@ static void ksym_set_armed(bool armed)
 	list_for_each_entry(watch, &ksym_watches, list) {
 		if (armed && READ_ONCE(watch->hot))
 			continue;
+		if (armed)
+			ksym_watch_seed_all(watch);
 		for_each_possible_cpu(cpu) {
 			bp = *per_cpu_ptr(watch->bps, cpu);
 			if (bp)
@@ -723,6 +769,7 @@ static void ksym_txn_commit(struct ksym_txn *txn, struct list_head *gone)
 	for (i = 0; i < txn->nr_want; i++) {
 		struct ksym_want *w = &txn->want[i];
 		struct perf_event *bp;
+		bool fresh;
 		int cpu;
 
 		/* Armed breakpoints of kept watches read their spec: leave it. */
@@ -737,12 +784,21 @@ static void ksym_txn_commit(struct ksym_txn *txn, struct list_head *gone)
 				w->watch->hot_logged = false;
 			}
 		}
-		if (!w->watch->list.next) {
+		fresh = !w->watch->list.next;
+		if (fresh) {
 			list_add_tail(&w->watch->list, &ksym_watches);
 			ksym_nr_watches++;
 		}
 		if (w->keep || !ksym_armed)
 			continue;
+		/*
+		 * A watch changed in place may be armed on this CPU, and an rw-
+		 * one would take the read as a hit: it forgets instead.
+		 */
+		if (fresh)
+			ksym_watch_seed_all(w->watch);
+		else
+			ksym_watch_forget(w->watch);
 		for_each_online_cpu(cpu) {
 			bp = *per_cpu_ptr(w->watch->bps, cpu);
 			if (bp)

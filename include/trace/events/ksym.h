@@ -35,11 +35,18 @@
  * @flags:  flags register of the accessing context
  * @value:  contents of the watched range right after the access, loaded
  *          as an integer of @len bytes; 0 when not read (@has_value)
+ * @old:    contents of the watched range right before the access, as
+ *          @has_old says; 0 when not known
  * @len:    length of the watched range in bytes
  * @access: configured access, HW_BREAKPOINT_R/W/X bits
  * @has_value: @value was read; it is not for execute watches and for
  *          memory that is not RAM (device registers, where a read can have
  *          side effects)
+ * @has_old: where @old comes from: 0 not known, 1 read before the access,
+ *          2 the value the watch saw last, 3 the same but maybe stale
+ *          (enum ksym_old_src, kernel/trace/trace_ksym.h)
+ * @changed: @value != @old, or not known: what a filter keeps for gdb's
+ *          "watch only changes" (a filter cannot compare two fields)
  */
 struct ksym_hit_rec {
 	unsigned long	addr;
@@ -51,10 +58,14 @@ struct ksym_hit_rec {
 	unsigned long	bp;
 	unsigned long	flags;
 	u64		value;
+	u64		old;
 	u8		len;
 	u8		access;
 	u8		has_value;
+	u8		has_old;
+	u8		changed;
 };
+
 
 /*
  * The fields of ksym_hit and ksym_regs from what the hit path has: one
@@ -70,9 +81,12 @@ struct ksym_hit_rec {
 		(e)->bp		= (rec)->bp;				\
 		(e)->flags	= (rec)->flags;				\
 		(e)->value	= (rec)->value;				\
+		(e)->old	= (rec)->old;				\
 		(e)->len	= (rec)->len;				\
 		(e)->access	= (rec)->access;			\
 		(e)->has_value	= (rec)->has_value;			\
+		(e)->has_old	= (rec)->has_old;			\
+		(e)->changed	= (rec)->changed;			\
 	} while (0)
 
 #ifdef CONFIG_ARM64
@@ -126,10 +140,13 @@ TRACE_EVENT_FN(ksym_hit,
 		__field(unsigned long,	bp)
 		__field(unsigned long,	flags)
 		__field(u64,		value)
+		__field(u64,		old)
 		__field(unsigned long,	caller)
 		__field(u8,		len)
 		__field(u8,		access)
 		__field(u8,		has_value)
+		__field(u8,		has_old)
+		__field(u8,		changed)
 		__dynamic_array(char,	sym,	rec->sym_len)
 	),
 
@@ -141,11 +158,14 @@ TRACE_EVENT_FN(ksym_hit,
 	/*
 	 * rbp, not "bp": with the ORC unwinder (the usual x86-64 kernel) it is
 	 * an ordinary register, a frame pointer only with frame pointers on.
+	 * old is "none:" when not known, "stale:" when it may be stale.
 	 */
-	TP_printk("%s %s ip=%pS caller=%pS value=%s0x%llx addr=%lx sp=%lx rbp=%lx flags=%lx",
+	TP_printk("%s %s ip=%pS caller=%pS value=%s0x%llx old=%s0x%llx addr=%lx sp=%lx rbp=%lx flags=%lx",
 		  __get_str(sym), show_ksym_access(__entry->access),
 		  (void *)__entry->ip, (void *)__entry->caller,
 		  __entry->has_value ? "" : "unread:", __entry->value,
+		  (__entry->has_old == 0) ? "none:" :
+		  ((__entry->has_old == 3) ? "stale:" : ""), __entry->old,
 		  __entry->addr, __entry->sp, __entry->bp, __entry->flags),
 
 	ksym_event_reg, ksym_event_unreg
