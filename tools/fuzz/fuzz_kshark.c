@@ -12,9 +12,11 @@
  * Input: a selector byte, then records (fuzz.h), each made a record of
  * the stream's ksym_hit (its common_type overwritten: libkshark calls the
  * handler for that event only). Selector bits:
- *   0     stream of kshark-ksym/tests/ksym-hits.dat (today's ksym_hit, with
- *         caller and sym) or of ksym-ctl/tests/ksym-hitgen.dat (older)
+ *   0     stream of kshark-ksym/tests/ksym-hits.dat (ksym_hit with caller
+ *         and sym) or of ksym-ctl/tests/ksym-hitgen.dat (older)
  *   1     the file is of the other byte order than the fixture
+ *   2     stream of kshark-ksym/tests/ksym-values.dat instead (ksym_hit with
+ *         old and has_old; bit 0 does not count)
  */
 #include "../kshark-ksym/ksym_hits.c"
 
@@ -36,7 +38,9 @@ void *plugin_ksym_set_gui_ptr(void *gui_ptr)
 	return NULL;
 }
 
-static struct kshark_data_stream *streams[2];
+#define NR_STREAMS	3
+
+static struct kshark_data_stream *streams[NR_STREAMS];
 static struct kshark_context *kctx;
 
 /* At the end: the streams closed, so that LeakSanitizer sees only leaks. */
@@ -44,16 +48,17 @@ static void close_streams(void)
 {
 	int i;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < NR_STREAMS; i++)
 		KSHARK_PLOT_PLUGIN_DEINITIALIZER(streams[i]);
 	kshark_free(kctx);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static const char *const files[] = {
+	static const char *const files[NR_STREAMS] = {
 		"kshark-ksym/tests/ksym-hits.dat",
 		"ksym-ctl/tests/ksym-hitgen.dat",
+		"kshark-ksym/tests/ksym-values.dat",
 	};
 	int i, sd;
 
@@ -61,7 +66,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (!kshark_instance(&kctx))
 		exit(2);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < NR_STREAMS; i++) {
 		sd = kshark_open(kctx, fuzz_tools_path(files[i]));
 		streams[i] = sd < 0 ? NULL : kshark_get_data_stream(kctx, sd);
 		if (!streams[i] || KSHARK_PLOT_PLUGIN_INITIALIZER(streams[i]) != 1 ||
@@ -88,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	sel = data[0];
-	stream = streams[sel & 1];
+	stream = streams[sel & 4 ? 2 : sel & 1];
 	ctx = __get_context(stream->stream_id);
 	big = tep_is_file_bigendian(ctx->tep);
 	if (sel & 2)

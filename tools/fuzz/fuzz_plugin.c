@@ -3,7 +3,9 @@
  * fuzz_plugin: the trace-cmd plugin's print handlers (ksym-plugin/
  * plugin_ksym.c), as trace-cmd report and KernelShark run them: one record
  * printed with tep_print_event() on a tep_handle that has the formats and
- * kallsyms of kshark-ksym/tests/ksym-hits.dat and the plugin loaded.
+ * kallsyms of kshark-ksym/tests/ksym-hits.dat (ksym_stack, ksym_branches)
+ * or of kshark-ksym/tests/ksym-values.dat (ksym_hit with old and has_old,
+ * which the plugin prints itself) and the plugin loaded.
  *
  * Input: a selector byte, then one record (bytes; its common_type is
  * overwritten with the id of the event the selector picks, so that the
@@ -16,6 +18,7 @@
  *   0     ksym_stack or ksym_branches
  *   1     the file is of the other byte order than the fixture
  *   2     the file's longs are 4 bytes
+ *   3     ksym_hit of ksym-values.dat instead (bit 0 does not count)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,27 +34,34 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct tracecmd_input *fixture;
-static struct tep_handle *tep;
-static struct tep_event *events[2];
-static int fixed_size[2];	/* where each event's fixed fields end */
+#define NR_EVENTS	3
+
+static struct tracecmd_input *fixture[2];
+static struct tep_event *events[NR_EVENTS];
+static int fixed_size[NR_EVENTS];	/* where each event's fixed fields end */
 static struct trace_seq seq;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	struct tep_handle *tep;
 	int i, j;
 
 	(void)argc;
 	(void)argv;
-	fixture = fuzz_open_fixture("kshark-ksym/tests/ksym-hits.dat");
-	tep = tracecmd_get_tep(fixture);
+	fixture[0] = fuzz_open_fixture("kshark-ksym/tests/ksym-hits.dat");
+	fixture[1] = fuzz_open_fixture("kshark-ksym/tests/ksym-values.dat");
+	tep = tracecmd_get_tep(fixture[0]);
 	events[0] = tep_find_event_by_name(tep, "ksym", "ksym_stack");
 	events[1] = tep_find_event_by_name(tep, "ksym", "ksym_branches");
-	if (!events[0] || !events[1]) {
-		fprintf(stderr, "fuzz_plugin: the fixture has no ksym_stack or ksym_branches\n");
+	TEP_PLUGIN_LOADER(tep);
+	tep = tracecmd_get_tep(fixture[1]);
+	events[2] = tep_find_event_by_name(tep, "ksym", "ksym_hit");
+	TEP_PLUGIN_LOADER(tep);
+	if (!events[0] || !events[1] || !events[2]) {
+		fprintf(stderr, "fuzz_plugin: the fixtures have no ksym_stack, ksym_branches or ksym_hit\n");
 		exit(2);
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < NR_EVENTS; i++) {
 		struct tep_format_field **fields = tep_event_fields(events[i]);
 
 		for (j = 0; fields && fields[j]; j++)
@@ -59,16 +69,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 				fixed_size[i] = fields[j]->offset + fields[j]->size;
 		free(fields);
 	}
-	TEP_PLUGIN_LOADER(tep);
 	trace_seq_init(&seq);
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct tep_event *ev;
 	struct tep_record rec = { .ts = 1000 };
-	int big, long_size;
+	struct tep_handle *tep;
+	struct tep_event *ev;
+	int big, long_size, e;
 	unsigned char *buf;
 	size_t len;
 	uint8_t sel;
@@ -76,7 +86,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 + FUZZ_MIN_RECORD)
 		return 0;
 	sel = data[0];
-	ev = events[sel & 1];
+	e = sel & 8 ? 2 : sel & 1;
+	ev = events[e];
+	tep = ev->tep;
 	big = tep_is_file_bigendian(tep);
 	long_size = tep_get_long_size(tep);
 	if (sel & 2)
@@ -87,8 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Exactly the record's size: ASan sees a read past it. */
 	len = size - 1;
-	if (len < (size_t)fixed_size[sel & 1])
-		len = fixed_size[sel & 1];
+	if (len < (size_t)fixed_size[e])
+		len = fixed_size[e];
 	buf = calloc(1, len);
 	if (!buf)
 		return 0;

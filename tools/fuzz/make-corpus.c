@@ -2,8 +2,9 @@
 /*
  * make-corpus: writes the seed corpora of the harnesses (corpus/NAME/),
  * from real files: the records of the trace.dat fixtures the tests use
- * (framed as fuzz.h says), records of ksym_stack and ksym_branches built
- * on their formats in those files, BTF made here with libbpf (the shapes
+ * (framed as fuzz.h says; ksym_hit with and without old and has_old),
+ * records of ksym_stack and ksym_branches built on their formats in those
+ * files, BTF made here with libbpf (the shapes
  * fields.c must handle) and a slice of the host's kernel BTF (a few types,
  * pointers cut to forward declarations: small), and the texts of
  * /proc/kallsyms, trace_stat and ksym_trace_filter as the kernel writes
@@ -166,8 +167,8 @@ static int make_array_rec(struct tep_handle *tep, const char *event,
 
 static void record_seeds(void)
 {
-	struct tracecmd_input *h_new, *h_old;
-	struct recs new, old;
+	struct tracecmd_input *h_new, *h_old, *h_val;
+	struct recs new, old, val;
 	unsigned char buf[512];
 	unsigned long long ips[4], ft[6];
 	struct tep_format_field *ip;
@@ -177,6 +178,7 @@ static void record_seeds(void)
 
 	h_new = load("kshark-ksym/tests/ksym-hits.dat", &new);
 	h_old = load("ksym-ctl/tests/ksym-hitgen.dat", &old);
+	h_val = load("kshark-ksym/tests/ksym-values.dat", &val);
 
 	/* Frames near a hit's ip: in the fixture's kallsyms, so they resolve. */
 	fn = 0;
@@ -207,6 +209,19 @@ static void record_seeds(void)
 		put_rec(f, new.r[i].cpu, buf, size);
 	}
 	fclose(f);
+	/* ksym_hit with old and has_old (selector bit 7, bit 0 clear) */
+	seq_seed("report", "values", 0x80, &val, 0, MAX_RECS, NULL);
+	seq_seed("report", "values-json-sort1", 0x92, &val, 0, MAX_RECS, NULL);
+	seq_seed("report", "values-swapped-32bit", 0xe0, &val, 0, 6, NULL);
+	f = seed("report", "values-stacks-g");
+	fputc(0x88, f);
+	for (i = 0; i < val.n && i < 6; i++) {
+		put_rec(f, val.r[i].cpu, val.r[i].data, val.r[i].size);
+		size = make_array_rec(val.tep, "ksym_stack", "ips", ips, 1 + i % 4,
+				      1 + i % 4, 0, buf);
+		put_rec(f, val.r[i].cpu, buf, size);
+	}
+	fclose(f);
 
 	/* plugin: ksym_stack and ksym_branches, recorded and made */
 	for (i = 0; i < old.n; i++) {
@@ -223,14 +238,25 @@ static void record_seeds(void)
 	raw_seed("plugin", "branches-3-software", 0x01, buf, size);
 	size = make_array_rec(new.tep, "ksym_branches", "from_to", ft, 4, 2, 1, buf);
 	raw_seed("plugin", "branches-2-hardware-swapped", 0x03, buf, size);
+	/* ksym_hit with old and has_old: the first four hits (selector bit 3) */
+	for (i = 0; i < val.n && i < 4; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "hit-values-%d", i);
+		raw_seed("plugin", name, i == 3 ? 0x0a : 0x08, val.r[i].data,
+			 val.r[i].size);
+	}
 
 	/* kshark: the hits of both fixtures */
 	seq_seed("kshark", "hits", 0x00, &new, 0, MAX_RECS, "ksym_hit");
 	seq_seed("kshark", "hits-swapped", 0x02, &new, 0, 4, "ksym_hit");
 	seq_seed("kshark", "hitgen", 0x01, &old, 0, MAX_RECS, "ksym_hit");
+	seq_seed("kshark", "values", 0x04, &val, 0, MAX_RECS, "ksym_hit");
+	seq_seed("kshark", "values-swapped", 0x06, &val, 0, 6, "ksym_hit");
 
 	tracecmd_close(h_new);
 	tracecmd_close(h_old);
+	tracecmd_close(h_val);
 }
 
 /* fields: BTF --------------------------------------------------------- */

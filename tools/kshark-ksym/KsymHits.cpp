@@ -6,7 +6,7 @@
  *  - one colour per watched symbol (KsymPalette, watches sorted by address);
  *  - the marker's head tells the access: filled triangle = write, hollow
  *    triangle = read, hollow diamond = an "rw-" hit that cannot be told
- *    (the first at its address), filled square = execute;
+ *    (no old value, and the first at its address), filled square = execute;
  *  - every graph with hits in view gets a legend line just above it, in the
  *    spacing KernelShark leaves between graphs (and under the time axis for
  *    the first), where it hides no data: per symbol, in its colour, the
@@ -14,7 +14,8 @@
  *    ksym_hitgen_write_a: 4 W 1 R/W  ksym_hitgen_read: 3 R   ksym_hitgen_u32
  *    -w-  ...", cut with "..." at the right end of the plot;
  *  - a double click on a marker selects its entry (marker A, the table row)
- *    and pins a tooltip beside it: symbol, access, accessing function, value.
+ *    and pins a tooltip beside it: symbol, access, accessing function, value
+ *    (and the old value, where the trace has it: ksym_hit_describe()).
  *
  * The accessing function is the attributed caller where the trace has it
  * (ksym_hit's caller field: for a lock word, the lock's taker rather than the

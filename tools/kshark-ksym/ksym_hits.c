@@ -9,7 +9,9 @@
  * ftrace:ksym_hit. Fields read: addr, ip, access (or type), value, len,
  * has_value, and where the trace has them caller (the attributed caller) and
  * sym (the watch's name); without those two, as older traces are, the
- * accessor is ip's function and the watch is named from kallsyms.
+ * accessor is ip's function and the watch is named from kallsyms. Where
+ * it has old and has_old (the value before the access, and how it is
+ * known), an "rw-" hit is told a write or a read by them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +98,28 @@ __hidden const char *ksym_hit_kind_str(unsigned int kind)
 	}
 }
 
+__hidden const char *ksym_old_str(unsigned int has_old)
+{
+	switch (has_old) {
+	case KSYM_OLD_NONE:
+		return "none";
+	case KSYM_OLD_READ:
+		return "read";
+	case KSYM_OLD_LAST:
+		return "last";
+	case KSYM_OLD_STALE:
+		return "stale";
+	default:
+		return "unknown";
+	}
+}
+
+/* The old value is known: read, the last seen, or that but stale. */
+static bool ksym_old_known(const struct ksym_hit *hit)
+{
+	return hit->has_old >= KSYM_OLD_READ && hit->has_old <= KSYM_OLD_STALE;
+}
+
 /* "sym", "sym+0x10" or "0xffffffff81234567"; NULL when out of memory. */
 static char *ksym_addr_name(struct tep_handle *tep, uint64_t addr)
 {
@@ -141,16 +165,20 @@ __hidden char *ksym_hit_accessor(struct plugin_ksym_context *ctx,
  * @hit: the hit (resolved: its kind is known)
  *
  * "tasklist_lock -w- write by release_task+0x6b (in do_raw_write_lock+0x2c)
- * value=0xff cpu=0 pid=100": where the hit was, in parentheses, only when the
- * attributed caller is not ip; the hit's address after the name
- * ("ksym_hitgen_obj.count@0xff11000003a1c5a8") when the watch has several. The caller frees the string; NULL when out of
- * memory.
+ * value=0xff old=0xfe cpu=0 pid=100": where the hit was, in parentheses, only
+ * when the attributed caller is not ip; the hit's address after the name
+ * ("ksym_hitgen_obj.count@0xff11000003a1c5a8") when the watch has several;
+ * the old value where the trace knows something of it, as the kernel prints
+ * it (read and last: exact, no prefix; "old=stale:0x1"), and
+ * "old=unknown:0x1" for a has_old the kernel does not write. The caller
+ * frees the string; NULL when out of memory.
  */
 __hidden char *ksym_hit_describe(struct plugin_ksym_context *ctx,
 				   const struct ksym_hit *hit)
 {
 	const struct ksym_watch *w = &ctx->watches[hit->watch];
-	char *accessor, *in = NULL, *s, at[24] = "";
+	char *accessor, *in = NULL, *s, at[24] = "", old[48] = "";
+	bool exact = hit->has_old == KSYM_OLD_READ || hit->has_old == KSYM_OLD_LAST;
 	int ret;
 
 	accessor = ksym_hit_accessor(ctx, hit);
@@ -163,12 +191,16 @@ __hidden char *ksym_hit_describe(struct plugin_ksym_context *ctx,
 	if (w->nr_addrs > 1)
 		snprintf(at, sizeof(at), "@0x%llx",
 			 (unsigned long long)w->addrs[hit->copy]);
-	ret = asprintf(&s, "%s%s %s %s by %s%s%s%s value=%s0x%llx cpu=%d pid=%d",
+	if (hit->has_old != KSYM_OLD_NONE)
+		snprintf(old, sizeof(old), " old=%s%s0x%llx",
+			 exact ? "" : ksym_old_str(hit->has_old), exact ? "" : ":",
+			 (unsigned long long)hit->old);
+	ret = asprintf(&s, "%s%s %s %s by %s%s%s%s value=%s0x%llx%s cpu=%d pid=%d",
 		       w->name, at, ksym_access_str(hit->access),
 		       ksym_hit_kind_str(hit->kind), accessor ? accessor : "?",
 		       in ? " (in " : "", in ? in : "", in ? ")" : "",
 		       hit->has_value ? "" : "unread:",
-		       (unsigned long long)hit->value, hit->entry->cpu,
+		       (unsigned long long)hit->value, old, hit->entry->cpu,
 		       hit->entry->pid);
 	free(accessor);
 	free(in);
@@ -438,7 +470,7 @@ __hidden int ksym_hits_add(struct plugin_ksym_context *ctx,
 {
 	struct ksym_hit_event *ev;
 	struct ksym_hit *hit;
-	uint64_t addr, ip, access;
+	uint64_t addr, ip, access, has_old;
 	char name[KSYM_NAME_MAX];
 	const char *sym;
 	ssize_t cap;
@@ -472,6 +504,12 @@ __hidden int ksym_hits_add(struct plugin_ksym_context *ctx,
 	/* Older kernels had no has_value: every data watch read its value. */
 	hit->has_value = ksym_field_or(ev->has_value, record,
 				       hit->access != KSYM_ACCESS_X);
+	/* Nor old: none. A has_old the kernel does not write: unknown. */
+	if (ksym_read_field(ev->has_old, record, &has_old) &&
+	    ksym_read_field(ev->old, record, &hit->old))
+		hit->has_old = has_old > KSYM_OLD_STALE ? KSYM_OLD_UNKNOWN : has_old;
+	else
+		hit->old = 0;
 
 	sym = ksym_read_str(ctx->tep, ev->sym, record, name, sizeof(name));
 	if (ksym_find_watch(ctx, hit, addr, sym) < 0)
@@ -540,12 +578,14 @@ static int ksym_colour_watches(struct plugin_ksym_context *ctx)
  * Sorts the hits by time, tells writes from reads and gives each watch its
  * colour (watches sorted by address, so a symbol keeps its colour from one
  * trace of the same watches to the next). The hardware does not say which
- * access of an "rw-" watch trapped: a hit whose value differs from the
- * previous hit's at the same address is a write (a per-CPU watch compares
- * each CPU's copy with itself), one that left it alone is taken as a read
- * (it may be a write of the same value), and the first (or one whose value
- * the kernel did not read, has_value 0) has nothing to compare with. "-w-",
- * "r--" and "--x" watches say it themselves.
+ * access of an "rw-" watch trapped: a hit whose value differs from the one
+ * before it is a write, one that left it alone is taken as a read (it may
+ * be a write of the same value). The one before it is the kernel's old
+ * value where the trace has it (has_old read, last or stale), else the
+ * previous hit's at the same address (a per-CPU watch compares each CPU's
+ * copy with itself); without an old value the first hit (or one whose
+ * value the kernel did not read, has_value 0) has nothing to compare with.
+ * "-w-", "r--" and "--x" watches say it themselves.
  *
  * Returns 0, or -1 when out of memory (the hits stay unresolved).
  */
@@ -598,7 +638,10 @@ __hidden int ksym_hits_resolve(struct plugin_ksym_context *ctx)
 			hit->kind = KSYM_HIT_EXEC;
 			break;
 		default:
-			if (!hit->has_value || !seen[n])
+			if (hit->has_value && ksym_old_known(hit))
+				hit->kind = hit->value != hit->old ?
+					    KSYM_HIT_WRITE : KSYM_HIT_READ;
+			else if (!hit->has_value || !seen[n])
 				hit->kind = KSYM_HIT_ACCESS;
 			else if (hit->value != last[n])
 				hit->kind = KSYM_HIT_WRITE;
@@ -648,6 +691,8 @@ __hidden bool ksym_hits_init(struct plugin_ksym_context *ctx,
 		ev->value = tep_find_field(events[i], "value");
 		ev->len = tep_find_field(events[i], "len");
 		ev->has_value = tep_find_field(events[i], "has_value");
+		ev->old = tep_find_field(events[i], "old");
+		ev->has_old = tep_find_field(events[i], "has_old");
 		ev->caller = tep_find_field(events[i], "caller");
 		ev->sym = tep_find_field(events[i], "sym");
 		if (ev->addr && ev->ip && ev->access)

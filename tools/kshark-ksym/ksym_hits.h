@@ -29,6 +29,21 @@ struct tep_record;
 #define KSYM_ACCESS_W	2
 #define KSYM_ACCESS_X	4
 
+/*
+ * How a hit's old value (the watched range before the access) is known: the
+ * kernel's has_old (include/trace/events/ksym.h), KSYM_OLD_NONE in traces
+ * without it. KSYM_OLD_UNKNOWN: a has_old the kernel does not write (a
+ * crafted file's), not trusted.
+ */
+enum ksym_old {
+	KSYM_OLD_NONE = 0,	/* not known; old is 0 */
+	KSYM_OLD_READ,		/* read right before the access: exact */
+	KSYM_OLD_LAST,		/* the last value the watch saw: exact unless
+				 * a write it did not see came between */
+	KSYM_OLD_STALE,		/* as LAST, but may be stale */
+	KSYM_OLD_UNKNOWN,
+};
+
 /* Event systems that may carry a "ksym_hit" event (see ksym_hits.c). */
 #define KSYM_HIT_EVENT_NAME	"ksym_hit"
 #define KSYM_HIT_MAX_EVENTS	4
@@ -38,7 +53,7 @@ struct tep_record;
 
 /* What one hit was, as far as the trace tells. */
 enum ksym_hit_kind {
-	/* "rw-" watch: first hit, or no value read: nothing to compare */
+	/* "rw-" watch: no old value, first hit, or no value read: nothing to compare */
 	KSYM_HIT_ACCESS = 0,
 	/* "-w-" watch, or an "rw-" watch whose value changed */
 	KSYM_HIT_WRITE,
@@ -86,13 +101,15 @@ struct ksym_hit {
 	/* The attributed caller: for a hit in the lock primitives the first
 	 * frame outside them, else ip; ip in traces without the field. */
 	uint64_t		caller;
-	uint64_t		value;
+	uint64_t		value;		/* after the access */
+	uint64_t		old;		/* before it, as has_old says */
 	int			watch;		/* index into ctx->watches */
 	int			copy;		/* index into its addrs */
 	uint8_t			access;		/* configured access */
 	uint8_t			len;
 	uint8_t			kind;		/* enum ksym_hit_kind */
 	uint8_t			has_value;	/* value was read */
+	uint8_t			has_old;	/* enum ksym_old */
 };
 
 /* Fields of one event named ksym_hit. */
@@ -104,6 +121,8 @@ struct ksym_hit_event {
 	struct tep_format_field	*value;		/* optional */
 	struct tep_format_field	*len;		/* optional */
 	struct tep_format_field	*has_value;	/* optional */
+	struct tep_format_field	*old;		/* optional, with has_old */
+	struct tep_format_field	*has_old;	/* optional, with old */
 	struct tep_format_field	*caller;	/* optional */
 	struct tep_format_field	*sym;		/* optional */
 };
@@ -172,6 +191,9 @@ int ksym_hits_reset(struct plugin_ksym_context *ctx);
 const char *ksym_access_str(unsigned int access);
 
 const char *ksym_hit_kind_str(unsigned int kind);
+
+/* "none", "read", "last", "stale" or "unknown", by enum ksym_old. */
+const char *ksym_old_str(unsigned int has_old);
 
 char *ksym_hit_accessor(struct plugin_ksym_context *ctx,
 			const struct ksym_hit *hit);

@@ -7,6 +7,12 @@
  * the other keys and the call paths, shows its share of that first-level
  * entry's hits, so the call-path branches of one symbol add up to the
  * share of the accessor they hang from.
+ *
+ * "changed" (files whose hits have an old value): per entry, the hits that
+ * left the watched range other than they found it. A hit whose old value is
+ * not known (none, or a has_old the kernel does not write) is not counted.
+ * JSON has it wherever the file has old values; the text only with -c, so
+ * that its lines stay what scripts (and the selftests) match.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +101,7 @@ int report_add(struct report *r, const struct report_hit *hit)
 
 	r->hits++;
 	n->hits++;
+	n->changed += hit->changed;
 	for (i = 0; i < r->nr_keys; i++) {
 		const char *v = hit->val[r->keys[i]];
 
@@ -102,6 +109,7 @@ int report_add(struct report *r, const struct report_hit *hit)
 		if (!n)
 			return -1;
 		n->hits++;
+		n->changed += hit->changed;
 	}
 	if (!hit->frames)
 		return 0;
@@ -230,6 +238,12 @@ static void print_chain(FILE *f, const struct rnode *chain, const char *prefix,
 	fputc('\n', f);
 }
 
+/* The text's changed column: asked for (-c), and the file has old values. */
+static bool changed_column(const struct report *r)
+{
+	return r->show_changed && r->old_values;
+}
+
 static void print_level(FILE *f, const struct report *r, const struct rnode *n,
 			int level, unsigned long total)
 {
@@ -241,16 +255,23 @@ static void print_level(FILE *f, const struct report *r, const struct rnode *n,
 
 		if (level == 0) {
 			fput_printable(f, k->name);
-			fprintf(f, ": %lu hit%s (%.2f%% of all)\n\n",
+			fprintf(f, ": %lu hit%s (%.2f%% of all)",
 				k->hits, k->hits == 1 ? "" : "s",
 				pct(k->hits, r->hits));
+			if (changed_column(r))
+				fprintf(f, ", %lu changed", k->changed);
+			fputs("\n\n", f);
 			total = k->hits;
 			snprintf(prefix, sizeof(prefix), "    ");
 		} else {
 			fprintf(f, "%*s%7.2f%%  %8lu  ", 4 * level, "",
 				pct(k->hits, total), k->hits);
+			/* the changed column: the call paths go below the name */
+			if (changed_column(r))
+				fprintf(f, "%8lu  ", k->changed);
 			put_name(f, k->name);
-			snprintf(prefix, sizeof(prefix), "%*s", 4 * level + 20, "");
+			snprintf(prefix, sizeof(prefix), "%*s", 4 * level + 20 +
+				 (changed_column(r) ? 10 : 0), "");
 		}
 		if (k->chain)
 			print_chain(f, k->chain, prefix, total);
@@ -275,8 +296,12 @@ void report_print(FILE *f, const struct report *r, const char *title)
 	fprintf(f, "; sort: ");
 	for (i = 0; i < r->nr_keys; i++)
 		fprintf(f, "%s%s", i ? "," : "", report_key_name(r->keys[i]));
-	fprintf(f, "\n# percentages: a %s's share of all hits; below it, the share of its hits\n#\n",
+	fprintf(f, "\n# percentages: a %s's share of all hits; below it, the share of its hits\n",
 		report_key_name(r->keys[0]));
+	if (changed_column(r))
+		fprintf(f, "# changed (after the hits): hits that left the value other than they found it (old != value); %lu of %lu\n",
+			r->root.changed, r->hits);
+	fputs("#\n", f);
 	print_level(f, r, &r->root, 0, r->hits);
 }
 
@@ -315,6 +340,8 @@ static void json_level(FILE *f, const struct report *r, const struct rnode *n,
 		json_str(f, k->name);
 		fprintf(f, ", \"hits\": %lu, \"percent\": %.2f",
 			k->hits, pct(k->hits, level ? total : r->hits));
+		if (r->old_values)
+			fprintf(f, ", \"changed\": %lu", k->changed);
 		if (level + 1 < r->nr_keys) {
 			fputs(", \"entries\": ", f);
 			json_level(f, r, k, level + 1, t, indent + 2);
@@ -344,8 +371,11 @@ void report_print_json(FILE *f, const struct report *r, const char *file)
 		json_str(f, report_key_name(r->keys[i]));
 	}
 	/* With -g, each last-level entry has its "callchain" tree. */
-	fprintf(f, "], \"call_graph\": %s,\n \"entries\": ",
-		r->callchain ? "true" : "false");
+	fprintf(f, "], \"call_graph\": %s,", r->callchain ? "true" : "false");
+	/* Only from files whose hits have the old value: each entry's too. */
+	if (r->old_values)
+		fprintf(f, " \"changed\": %lu,", r->root.changed);
+	fputs("\n \"entries\": ", f);
 	json_level(f, r, &r->root, 0, r->hits, 1);
 	fputs("}\n", f);
 }

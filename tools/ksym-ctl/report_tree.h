@@ -4,6 +4,9 @@
  * caller, comm, cpu), each last-level entry with the tree of its call paths
  * (-g), printed as perf report -g prints it, or as JSON. Pure: it is fed
  * hits and unit tested on the host; report.c reads them from a trace.dat.
+ *
+ * Where the file's hits carry the value before the access (ksym_hit's old
+ * and has_old), each entry also counts the hits that changed the value.
  */
 #ifndef KSYM_CTL_REPORT_TREE_H
 #define KSYM_CTL_REPORT_TREE_H
@@ -18,6 +21,7 @@ enum report_key { KEY_SYMBOL, KEY_CALLER, KEY_COMM, KEY_CPU, NR_KEYS };
 struct rnode {
 	char		*name;
 	unsigned long	hits;
+	unsigned long	changed;	/* hits that changed the value (not in chains) */
 	struct rnode	**kids;
 	int		nr_kids;
 	int		cap;
@@ -28,6 +32,10 @@ struct report {
 	enum report_key	keys[REPORT_MAX_KEYS];
 	int		nr_keys;
 	bool		callchain;	/* -g: build the call path trees */
+	/* the hits say whether they changed the value: "changed" in JSON */
+	bool		old_values;
+	/* -c: and in the text, after the hits (with old_values only) */
+	bool		show_changed;
 	struct rnode	root;
 	unsigned long	hits;		/* every hit added */
 	unsigned long	with_chain;	/* hits that came with a callchain, -g or not */
@@ -38,6 +46,8 @@ struct report_hit {
 	const char	*val[NR_KEYS];	/* indexed by enum report_key */
 	const char	**frames;	/* accessor first; NULL: no callchain */
 	int		nr_frames;
+	/* its old value is known (has_old read, last or stale) and is not its value */
+	bool		changed;
 };
 
 /* "symbol,caller" -> keys; 0, or -1 with a message. */

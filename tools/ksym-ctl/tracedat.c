@@ -11,6 +11,11 @@
  * and named by its "sym" (the watch's name, as ksym_trace_filter shows it).
  * Files from kernels whose ksym_hit has no such fields fall back to "ip"
  * and to the name of "addr".
+ *
+ * Where ksym_hit has "old" and "has_old" (the value before the access, and
+ * how it is known), a hit whose old value is known and differs from its
+ * "value" is counted as one that changed the value. A has_old the kernel
+ * does not write (a crafted file's) is taken as not known.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -29,12 +34,16 @@
  */
 #define MAX_CPUS	8192
 
+/* ksym_hit's has_old (include/trace/events/ksym.h): how old is known. */
+enum { OLD_NONE, OLD_READ, OLD_LAST, OLD_STALE };
+
 struct pending {
 	bool		valid;
 	char		symbol[256];
 	char		caller[256];
 	char		comm[64];
 	char		cpu[16];
+	bool		changed;
 };
 
 struct tracedat_reader {
@@ -42,9 +51,11 @@ struct tracedat_reader {
 	struct tracedat_info	*info;
 	struct tep_handle	*tep;
 	struct tep_event	*hit, *stack;
-	/* ksym_hit's fields; caller and sym are NULL in older files */
+	/* ksym_hit's fields; caller, sym, old and has_old are NULL in older files */
 	struct tep_format_field	*addr_field, *ip_field, *len_field;
 	struct tep_format_field	*caller_field, *sym_field;
+	struct tep_format_field	*value_field, *has_value_field;
+	struct tep_format_field	*old_field, *has_old_field;
 	/* the callchain: ksym_stack's "ips", or kernel_stack's "caller" */
 	struct tep_format_field	*frames_field;
 	bool			ftrace_stack;	/* kernel_stack, not ksym_stack */
@@ -66,6 +77,7 @@ static void emit(struct tracedat_reader *c, struct pending *p, const char **fram
 	h.val[KEY_CPU] = p->cpu;
 	h.frames = frames;
 	h.nr_frames = nr;
+	h.changed = p->changed;
 	if (report_add(c->r, &h))
 		c->err = -1;
 	p->valid = false;
@@ -156,6 +168,24 @@ static bool sym_name(struct tracedat_reader *c, struct tep_record *rec,
 	return true;
 }
 
+/*
+ * Whether the hit of @rec changed the value: its value read, its old value
+ * known (read before the access, the last value seen, or that, stale) and
+ * not its value. False when a field is missing or outside the record.
+ */
+static bool hit_changed(struct tracedat_reader *c, struct tep_record *rec)
+{
+	unsigned long long has_value, has_old, value, old;
+
+	if (!field_val(c->has_old_field, rec, &has_old) ||
+	    has_old < OLD_READ || has_old > OLD_STALE ||
+	    !field_val(c->has_value_field, rec, &has_value) || !has_value ||
+	    !field_val(c->value_field, rec, &value) ||
+	    !field_val(c->old_field, rec, &old))
+		return false;
+	return value != old;
+}
+
 /* Where the hits of @cpu wait for their callchain; NULL past MAX_CPUS. */
 static struct pending *pending_of(struct tracedat_reader *c, int cpu)
 {
@@ -201,6 +231,7 @@ static int on_hit(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 	snprintf(p->comm, sizeof(p->comm), "%s",
 		 tep_data_comm_from_pid(c->tep, tep_data_pid(c->tep, rec)));
 	snprintf(p->cpu, sizeof(p->cpu), "cpu%d", cpu);
+	p->changed = hit_changed(c, rec);
 	p->valid = true;
 	/* No callchain can find a hit of a CPU out of range: add it now. */
 	if (p == &alone)
@@ -327,9 +358,17 @@ int tracedat_reader_new(struct tep_handle *tep, struct report *r,
 	c->len_field = tep_find_field(c->hit, "len");
 	c->caller_field = tep_find_field(c->hit, "caller");
 	c->sym_field = tep_find_field(c->hit, "sym");
-	debug_msg("ksym_hit has %s, %s\n",
+	c->value_field = tep_find_field(c->hit, "value");
+	c->has_value_field = tep_find_field(c->hit, "has_value");
+	c->old_field = tep_find_field(c->hit, "old");
+	c->has_old_field = tep_find_field(c->hit, "has_old");
+	/* Any buffer of the file with them: the report says what changed. */
+	if (c->old_field && c->has_old_field)
+		r->old_values = true;
+	debug_msg("ksym_hit has %s, %s, %s\n",
 		  c->caller_field ? "caller" : "no caller (counted for ip)",
-		  c->sym_field ? "sym" : "no sym (named by addr)");
+		  c->sym_field ? "sym" : "no sym (named by addr)",
+		  c->old_field && c->has_old_field ? "old" : "no old (no changed count)");
 	/*
 	 * The callchain of a hit: the tracer's ksym_stack, or, from a kernel
 	 * that gives the accessor's callchain through options/stacktrace,

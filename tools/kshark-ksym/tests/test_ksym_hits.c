@@ -6,7 +6,8 @@
  * trace.dat fixtures recorded in the test VM by record-fixtures.tc (and
  * ksym-fields.dat and ksym-trigger.dat, written by make-fields-fixture.py:
  * ksym_hit with the caller and sym fields, which the recorded fixtures
- * predate; ksym-trigger.dat has the hits of a dynamic watch), registers
+ * predate; ksym-trigger.dat has the hits of a dynamic watch; ksym-values.dat
+ * the old value before each access, old and has_old), registers
  * and initialises the plugin on the stream as KernelShark does
  * (kshark_register_plugin_to_stream + kshark_handle_dpi), loads the entries
  * and checks that the plugin collected exactly the generator's hits, with
@@ -181,6 +182,23 @@ static const struct expect trigger_expect[] = {
 };
 static const uint64_t trigger_values[] = { 1, 2, 3, 1, 2, 3, 1, 2, 3 };
 
+/*
+ * make-fields-fixture.py --values: an rw- hit is told by the kernel's old
+ * value where it is known (read, last, stale), by the previous hit where
+ * it is not (none, or a has_old the kernel does not write); check_values()
+ * has the order and the tooltips.
+ */
+static const struct expect values_expect[] = {
+	{ "total_forks", "-w-", 0, "copy_process", KSYM_HIT_WRITE, 3 },
+	{ "init_task.flags", "rw-", 1, "do_exit", KSYM_HIT_READ, 2 },
+	{ "init_task.flags", "rw-", 1, "do_exit", KSYM_HIT_WRITE, 2 },
+	{ "runqueues.nr_running", "rw-", 0, "enqueue_task_fair", KSYM_HIT_ACCESS, 1 },
+	{ "runqueues.nr_running", "rw-", 1, "enqueue_task_fair", KSYM_HIT_WRITE, 1 },
+	{ "do_exit", "--x", 0, "do_exit", KSYM_HIT_EXEC, 1 },
+	{ NULL, NULL, 0, NULL, 0, 0 },
+};
+static const uint64_t values_values[] = { 42, 43, 43 };
+
 static const struct fixture fixtures[] = {
 	{ "ksym-hits.dat", hits_expect, 11, 2, hits_values, 8, FIELDS_ANY,
 	  "ksym_hitgen_var rw- read or write by ksym_hitgen_write_a+0x[0-9a-f]* value=0x1 cpu=0 pid=[0-9]*",
@@ -194,6 +212,9 @@ static const struct fixture fixtures[] = {
 	{ "ksym-trigger.dat", trigger_expect, 11, 2, trigger_values, 9, FIELDS_YES,
 	  "ksym_hitgen_obj.count@0xff11000003a1c5a8 -w- write by ksym_hitgen_obj_write+0x1c value=0x1 cpu=0 pid=140",
 	  "ksym_hitgen_obj.count" },
+	{ "ksym-values.dat", values_expect, 10, 4, values_values, 3, FIELDS_YES,
+	  "total_forks -w- write by copy_process+0x8d2 value=0x2a old=0x29 cpu=0 pid=100",
+	  "runqueues.nr_running" },
 	{ "no-ksym.dat", NULL, 0, 0, NULL, 0, FIELDS_NO, NULL, NULL },
 };
 
@@ -408,6 +429,68 @@ static void check_trigger(struct plugin_ksym_context *ctx, const char *file)
 	      "%s: back to -w-", file);
 }
 
+/* The tooltip line of @hit matches @want (fnmatch). */
+static void check_describe(struct plugin_ksym_context *ctx, const char *file,
+			   const struct ksym_hit *hit, const char *want)
+{
+	char *s = hit ? ksym_hit_describe(ctx, hit) : NULL;
+
+	CHECK(s && !fnmatch(want, s, 0), "%s: tooltip \"%s\"", file, s ? s : "(none)");
+	free(s);
+}
+
+/*
+ * ksym-values.dat: init_task.flags (rw-) in time order read (old 0x200000
+ * read before it, though it is the first hit), write (0x200000 -> 0x200004),
+ * write (stale 0x200000, though the previous hit left 0x200004), read (no
+ * old: the previous hit's value); the tooltips say old as the kernel prints
+ * it, "unknown:" for has_old 9, nothing for none.
+ */
+static void check_values(struct plugin_ksym_context *ctx, const char *file)
+{
+	static const int kind[] = {
+		KSYM_HIT_READ, KSYM_HIT_WRITE, KSYM_HIT_WRITE, KSYM_HIT_READ,
+	};
+	static const int has_old[] = {
+		KSYM_OLD_READ, KSYM_OLD_READ, KSYM_OLD_STALE, KSYM_OLD_NONE,
+	};
+	const struct ksym_hit *hit, *fa[4] = { NULL }, *stale = NULL,
+			      *unknown = NULL, *exec = NULL;
+	int n = 0, bad = 0;
+	ssize_t i;
+
+	for (i = 0; i < ctx->data->size; i++) {
+		hit = &ctx->hits[ctx->data->data[i]->field];
+		if (!strcmp(ctx->watches[hit->watch].name, "init_task.flags")) {
+			if (n < 4)
+				fa[n] = hit;
+			bad += n >= 4 || hit->kind != kind[n] ||
+			       hit->has_old != has_old[n];
+			n++;
+		} else if (hit->has_old == KSYM_OLD_STALE) {
+			stale = hit;
+		} else if (hit->has_old == KSYM_OLD_UNKNOWN) {
+			unknown = hit;
+		} else if (hit->access == KSYM_ACCESS_X) {
+			exec = hit;
+		}
+	}
+	CHECK(n == 4 && !bad,
+	      "%s: init_task.flags read, write, write (stale old), read (no old): %d off",
+	      file, bad);
+	CHECK(unknown && unknown->old == 7 && unknown->kind == KSYM_HIT_ACCESS,
+	      "%s: has_old 9: unknown, not compared with", file);
+	check_describe(ctx, file, fa[3],
+		       "init_task.flags rw- read by do_exit+0x31 value=0x200004 cpu=1 pid=101");
+	check_describe(ctx, file, stale,
+		       "total_forks -w- write by copy_process+0x8d2 value=0x2b old=stale:0x2a cpu=0 pid=100");
+	check_describe(ctx, file, unknown,
+		       "runqueues.nr_running@0xff11000007c32a44 rw- read or write by "
+		       "enqueue_task_fair+0x1a2 value=0x1 old=unknown:0x7 cpu=0 pid=100");
+	check_describe(ctx, file, exec,
+		       "do_exit --x exec by do_exit value=unread:0x0 cpu=0 pid=100");
+}
+
 static void check_fixture(struct kshark_context *kctx, const char *dir,
 			  const struct fixture *fx)
 {
@@ -537,6 +620,8 @@ static void check_fixture(struct kshark_context *kctx, const char *dir,
 	check_fields(ctx, fx);
 	if (!strcmp(fx->file, "ksym-trigger.dat"))
 		check_trigger(ctx, fx->file);
+	if (!strcmp(fx->file, "ksym-values.dat"))
+		check_values(ctx, fx->file);
 
 free_rows:
 	for (i = 0; rows && i < n; i++)
@@ -606,6 +691,112 @@ static struct hit_rec make_hit(uint64_t addr, const char *sym, uint8_t access)
 	snprintf(h.sym, sizeof(h.sym), "%s", sym);
 	h.sym_loc = (uint32_t)(strlen(sym) + 1) << 16 | offsetof(struct hit_rec, sym);
 	return h;
+}
+
+/*
+ * ksym_hit with old and has_old, has_old as a crafted file may declare it
+ * (8 bytes) and before old: a record may hold the one and not the other.
+ */
+#define OLD_HIT_ID	1002
+
+static const char old_hit_format[] =
+	"name: ksym_hit\nID: 1002\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 value;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned char access;\toffset:32;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char len;\toffset:33;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char has_value;\toffset:34;\tsize:1;\tsigned:0;\n"
+	"\tfield:u64 has_old;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 old;\toffset:48;\tsize:8;\tsigned:0;\n"
+	"\nprint fmt: \"%lx\", REC->addr\n";
+
+struct old_hit_rec {
+	uint16_t	type;
+	uint8_t		flags, preempt;
+	int32_t		pid;
+	uint64_t	addr, ip, value;
+	uint8_t		access, len, has_value, pad[5];
+	uint64_t	has_old, old;
+} __attribute__((packed));
+
+/*
+ * Hits of one rw- watch at 0x3000, fed in time order, value 5 each: has_old
+ * 2 with old 4 (a write), 0x101 (not the kernel's: unknown, though its low
+ * byte is 1), 1 with old 5 (a read), one cut after has_old (no old: none,
+ * compared with the previous hit, a read), one cut before it (none).
+ */
+static void check_old_records(void)
+{
+	static const struct {
+		uint64_t	has_old, old;
+		int		size, want_old, kind;
+	} in[] = {
+		{ 2, 4, sizeof(struct old_hit_rec), KSYM_OLD_LAST, KSYM_HIT_WRITE },
+		{ 0x101, 4, sizeof(struct old_hit_rec), KSYM_OLD_UNKNOWN, KSYM_HIT_READ },
+		{ 1, 5, sizeof(struct old_hit_rec), KSYM_OLD_READ, KSYM_HIT_READ },
+		{ 3, 4, offsetof(struct old_hit_rec, old), KSYM_OLD_NONE, KSYM_HIT_READ },
+		{ 3, 4, offsetof(struct old_hit_rec, has_old), KSYM_OLD_NONE, KSYM_HIT_READ },
+	};
+	const int sd = 8, nr = sizeof(in) / sizeof(in[0]);
+	struct kshark_entry entries[sizeof(in) / sizeof(in[0])] = { 0 };
+	struct tep_handle *tep = tep_alloc();
+	struct plugin_ksym_context *ctx = __init(sd);
+	struct old_hit_rec h = {
+		.type = OLD_HIT_ID, .pid = 1, .addr = 0x3000,
+		.ip = 0xffffffff81000010ull, .value = 5,
+		.access = KSYM_ACCESS_R | KSYM_ACCESS_W, .len = 8, .has_value = 1,
+	};
+	struct tep_record rec = { .data = &h };
+	int i, bad = 0;
+	char *s;
+
+	printf("# records with old and has_old\n");
+	CHECK(tep && ctx, "old records: context, tep");
+	if (!tep || !ctx)
+		goto out;
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, tep_is_local_bigendian(tep) ?
+			       TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	CHECK(tep_parse_event(tep, old_hit_format, sizeof(old_hit_format) - 1, "ksym") == 0 &&
+	      ksym_hits_init(ctx, tep) && ctx->nr_events == 1 &&
+	      ctx->events[0].old && ctx->events[0].has_old,
+	      "old records: ksym_hit with old and has_old");
+	if (ctx->nr_events != 1)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		h.has_old = in[i].has_old;
+		h.old = in[i].old;
+		rec.size = in[i].size;
+		entries[i].event_id = OLD_HIT_ID;
+		entries[i].ts = i;
+		bad += ksym_hits_add(ctx, &rec, &entries[i]) != 0;
+	}
+	CHECK(!bad && ctx->nr_hits == nr && ksym_hits_resolve(ctx) == 0,
+	      "old records: %zd hits kept and resolved", ctx->nr_hits);
+	if (ctx->nr_hits != nr)
+		goto out;
+	for (i = 0, bad = 0; i < nr; i++)
+		bad += ctx->hits[i].has_old != in[i].want_old ||
+		       ctx->hits[i].kind != in[i].kind ||
+		       ctx->hits[i].old != (in[i].want_old == KSYM_OLD_NONE ? 0 : in[i].old);
+	CHECK(!bad, "old records: last: a write; 0x101: unknown; read: a read; "
+	      "old or has_old cut: none (%d off)", bad);
+	s = ksym_hit_describe(ctx, &ctx->hits[1]);
+	CHECK(s && strstr(s, " value=0x5 old=unknown:0x4 "),
+	      "old records: tooltip \"%s\"", s ? s : "(none)");
+	free(s);
+	s = ksym_hit_describe(ctx, &ctx->hits[3]);
+	CHECK(s && !strstr(s, "old="), "old records: tooltip \"%s\"", s ? s : "(none)");
+	free(s);
+out:
+	if (ctx)
+		__close(sd);
+	tep_free(tep);
 }
 
 static double now(void)
@@ -728,6 +919,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
 		check_fixture(kctx, dir, &fixtures[i]);
 	check_records();
+	check_old_records();
 
 	kshark_free(kctx);
 	printf("kshark-ksym-headless: %d passed, %d failed\n", passed, failed);

@@ -460,6 +460,28 @@ static void hit_format(char *buf, size_t size, bool new_fields)
 		 new_fields ? "\tfield:__data_loc char[] sym;\toffset:36;\tsize:4;\tsigned:0;\n" : "");
 }
 
+/*
+ * ksym_hit with the value before the access: "old", and "has_old" (0 none,
+ * 1 read before the access, 2 the last value seen, 3 that but stale).
+ */
+static const char old_hit_format[] =
+	"name: ksym_hit\nID: 1001\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long caller;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 value;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 old;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:u8 len;\toffset:48;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 access;\toffset:49;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 has_value;\toffset:50;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 has_old;\toffset:51;\tsize:1;\tsigned:0;\n"
+	"\tfield:__data_loc char[] sym;\toffset:52;\tsize:4;\tsigned:0;\n"
+	"\nprint fmt: \"%lx\", REC->addr\n";
+
 static const char stack_format[] =
 	"name: ksym_stack\nID: 1002\nformat:\n"
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
@@ -476,6 +498,17 @@ struct fake_hit {
 	int		pid;
 	unsigned long	addr, ip, caller;
 	unsigned char	len, pad[3];
+	unsigned int	sym_loc;
+	char		sym[32];
+};
+
+struct fake_old_hit {
+	unsigned short	type;
+	unsigned char	flags, preempt;
+	int		pid;
+	unsigned long	addr, ip, caller;
+	uint64_t	value, old;
+	unsigned char	len, access, has_value, has_old;
 	unsigned int	sym_loc;
 	char		sym[32];
 };
@@ -500,6 +533,8 @@ static const char * const fn_names[] = {
 /* Records and tep of the other byte order; the pid of the hits fed. */
 static bool fake_swapped;
 static int fake_pid = 42;
+/* The tep's ksym_hit has the old value (old_hit_format, struct fake_old_hit). */
+static bool fake_old;
 
 static unsigned long swap_long(unsigned long v)
 {
@@ -532,7 +567,10 @@ static struct tep_handle *fake_tep(bool new_fields)
 	/* fake_swapped: a file of the other byte order (big-endian here) */
 	tep_set_file_bigendian(tep, tep_is_local_bigendian(tep) != fake_swapped ?
 			       TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	hit_format(fmt, sizeof(fmt), new_fields);
+	if (fake_old)
+		snprintf(fmt, sizeof(fmt), "%s", old_hit_format);
+	else
+		hit_format(fmt, sizeof(fmt), new_fields);
 	CHECK(tep_parse_format(tep, &ev, fmt, strlen(fmt), "ksym") == 0);
 	CHECK(tep_parse_format(tep, &ev, stack_format, strlen(stack_format), "ksym") == 0);
 	for (i = 0; i < sizeof(fn_names) / sizeof(fn_names[0]); i++)
@@ -912,6 +950,190 @@ static bool python_loads(const char *js)
 }
 
 /*
+ * A hit of old_hit_format on pid_max by @caller, with @value, @old and
+ * @has_old (@has_value 0: its value was not read).
+ */
+static struct fake_old_hit old_hit(unsigned long caller, uint64_t value,
+				   uint64_t old, unsigned char has_old,
+				   unsigned char has_value)
+{
+	struct fake_old_hit h = {
+		.type = swap16(HIT_ID), .pid = swap32(fake_pid),
+		.addr = swap_long(0xffffffff82a01000UL), .ip = swap_long(caller),
+		.caller = swap_long(caller), .len = 4, .access = 2,
+		.has_value = has_value, .has_old = has_old,
+		.sym_loc = swap32(8u << 16 | offsetof(struct fake_old_hit, sym)),
+		.sym = "pid_max",
+	};
+
+	h.value = fake_swapped ? __builtin_bswap64(value) : value;
+	h.old = fake_swapped ? __builtin_bswap64(old) : old;
+	return h;
+}
+
+/*
+ * Hits of old_hit_format on pid_max: by copy_process, last value 0x8000 ->
+ * 0x8001 (changed), read 0x8001 -> 0x8001 (not), stale 1 -> 2 (changed),
+ * none 0 -> 5, has_old 9 and 4 (not the kernel's) and a value not read
+ * (none of those counted: not known); by release_task, last 3 -> 4
+ * (changed), with a callchain; and one cut before has_old (not counted;
+ * its sym cut too, it is named by its address).
+ */
+static void old_hits(struct report *r, struct tracedat_info *info)
+{
+	const unsigned long rel[] = { FN(6) + 0x30, FN(7) + 0x50 };
+	struct fake_stack st = { .type = swap16(STACK_ID), .pid = swap32(fake_pid),
+				 .nr = swap32(2) };
+	struct tracedat_reader *rd = NULL;
+	struct tep_handle *tep;
+	struct fake_old_hit h;
+
+	fake_old = true;
+	tep = fake_tep(true);
+	fake_old = false;
+	memset(info, 0, sizeof(*info));
+	CHECK(tep && tracedat_reader_new(tep, r, info, &rd) == 0 && rd);
+	if (!rd) {
+		tep_free(tep);
+		return;
+	}
+	h = old_hit(FN(5) + 0x40, 0x8001, 0x8000, 2, 1);
+	feed_exact(rd, &h, sizeof(h), 0);
+	h = old_hit(FN(5) + 0x40, 0x8001, 0x8001, 1, 1);
+	feed_exact(rd, &h, sizeof(h), 0);
+	h = old_hit(FN(5) + 0x40, 2, 1, 3, 1);
+	feed_exact(rd, &h, sizeof(h), 0);
+	h = old_hit(FN(5) + 0x40, 5, 0, 0, 1);
+	feed_exact(rd, &h, sizeof(h), 0);
+	h = old_hit(FN(5) + 0x40, 2, 1, 9, 1);
+	feed_exact(rd, &h, sizeof(h), 0);
+	h = old_hit(FN(5) + 0x40, 2, 1, 4, 1);
+	feed_exact(rd, &h, sizeof(h), 0);
+	h = old_hit(FN(5) + 0x40, 0, 1, 2, 0);
+	feed_exact(rd, &h, sizeof(h), 0);
+	h = old_hit(FN(6) + 0x30, 4, 3, 2, 1);
+	feed_exact(rd, &h, sizeof(h), 1);
+	st.ips[0] = swap_long(rel[0]);
+	st.ips[1] = swap_long(rel[1]);
+	st.ips_loc = swap32((2 * sizeof(long)) << 16 | offsetof(struct fake_stack, ips));
+	feed_exact(rd, &st, sizeof(st), 1);
+	h = old_hit(FN(5) + 0x40, 0x8001, 0x8000, 2, 1);
+	feed_exact(rd, &h, offsetof(struct fake_old_hit, has_old), 0);
+	CHECK(tracedat_reader_end(rd) == 0);
+	tep_free(tep);
+}
+
+/*
+ * Hits with old values: "changed" per entry, in JSON, and in the text with
+ * -c (after the hits; without -c the text is what it was); the same from a
+ * file of the other byte order. Files without old values have neither
+ * (test_tree and the fixture's outputs: unchanged).
+ */
+static void test_old_values(void)
+{
+	static const char expect[] =
+		"# t\n"
+		"# 9 hits, 1 with a callchain; sort: symbol,caller\n"
+		"# percentages: a symbol's share of all hits; below it, the share of its hits\n"
+		"# changed (after the hits): hits that left the value other than they found it (old != value); 3 of 9\n"
+		"#\n"
+		"pid_max/4: 8 hits (88.89% of all), 3 changed\n"
+		"\n"
+		"      87.50%         7         2  copy_process\n"
+		"      12.50%         1         1  release_task\n"
+		"                                  |\n"
+		"                                  ---release_task\n"
+		"                                     do_wait\n"
+		"\n"
+		"0xffffffff82a01000/4: 1 hit (11.11% of all), 0 changed\n"
+		"\n"
+		"     100.00%         1         0  copy_process\n"
+		"\n";
+	struct report r = { .callchain = true, .show_changed = true };
+	struct report swapped = { .callchain = true, .show_changed = true };
+	struct tracedat_info info;
+	const struct rnode *n;
+	char *text, *js, *other;
+
+	report_parse_sort(&r, "symbol,caller");
+	old_hits(&r, &info);
+	report_sort(&r);
+	CHECK(r.old_values && info.hits == 9 && r.hits == 9);
+	n = kid(&r.root, "pid_max/4");
+	CHECK(n && n->hits == 8 && n->changed == 3 && r.root.changed == 3);
+	CHECK(kid(n, "copy_process") && kid(n, "copy_process")->changed == 2);
+	CHECK(kid(n, "release_task") && kid(n, "release_task")->changed == 1);
+	text = printed(&r, false);
+	if (text && strcmp(text, expect))
+		fprintf(stderr, "got:\n%s\nexpected:\n%s\n", text, expect);
+	CHECK(text && !strcmp(text, expect));
+	js = json_of(&r);
+	CHECK_HAS(js, "\"hits\": 9, \"with_callchain\": 1, \"sort\": [\"symbol\", \"caller\"], "
+		      "\"call_graph\": true, \"changed\": 3,\n");
+	CHECK_HAS(js, "{\"symbol\": \"pid_max/4\", \"hits\": 8, \"percent\": 88.89, \"changed\": 3, ");
+	CHECK_HAS(js, "{\"caller\": \"copy_process\", \"hits\": 7, \"percent\": 87.50, \"changed\": 2}");
+	CHECK(json_valid(js));
+
+	/* Without -c, the text of a file without old values. */
+	r.show_changed = false;
+	free(js);
+	js = printed(&r, false);
+	CHECK_HAS(js, "# 9 hits, 1 with a callchain; sort: symbol,caller\n"
+		      "# percentages: a symbol's share of all hits; below it, the share of its hits\n"
+		      "#\n"
+		      "pid_max/4: 8 hits (88.89% of all)\n\n"
+		      "      87.50%         7  copy_process\n");
+	CHECK(js && !strstr(js, "changed"));
+
+	/* A big-endian file (here): the same report. */
+	report_parse_sort(&swapped, "symbol,caller");
+	fake_swapped = true;
+	old_hits(&swapped, &info);
+	fake_swapped = false;
+	report_sort(&swapped);
+	other = printed(&swapped, false);
+	CHECK(text && other && !strcmp(text, other));
+	free(text);
+	free(js);
+	free(other);
+	report_free(&r);
+	report_free(&swapped);
+
+	/*
+	 * kshark-ksym's synthetic trace.dat with old values, through
+	 * libtracecmd: total_forks 41 -> 42, 42 -> 43 (stale), 43 -> 43;
+	 * init_task.flags two of four changed; runqueues.nr_running has_old 9
+	 * (not counted) and 1 -> 2; do_exit --x none.
+	 */
+	r = (struct report){ 0 };
+	report_parse_sort(&r, "symbol");
+	CHECK(tracedat_read("../../kshark-ksym/tests/ksym-values.dat", &r, &info) == 0);
+	CHECK(r.old_values && r.hits == 10 && r.root.changed == 5);
+	n = kid(&r.root, "total_forks/8");
+	CHECK(n && n->hits == 3 && n->changed == 2);
+	n = kid(&r.root, "init_task.flags/4");
+	CHECK(n && n->hits == 4 && n->changed == 2);
+	n = kid(&r.root, "runqueues.nr_running/4");
+	CHECK(n && n->hits == 2 && n->changed == 1);
+	n = kid(&r.root, "do_exit/8");
+	CHECK(n && n->hits == 1 && n->changed == 0);
+	report_free(&r);
+
+	/* Without old and has_old: no changed, in text (-c or not) or JSON. */
+	r = (struct report){ .callchain = true, .show_changed = true };
+	report_parse_sort(&r, "symbol,caller");
+	fake_hits(&r, &info, true);
+	report_sort(&r);
+	text = printed(&r, false);
+	js = json_of(&r);
+	CHECK(!r.old_values && text && js && !strstr(text, "changed") &&
+	      !strstr(js, "changed"));
+	free(text);
+	free(js);
+	report_free(&r);
+}
+
+/*
  * A task's comm is any 15 bytes and a crafted file's sym any bytes: the
  * JSON is valid UTF-8 all the same (json-c escapes, U+FFFD for what is not
  * UTF-8), and the text holds no terminal escape ('?' in their place).
@@ -981,6 +1203,7 @@ int main(void)
 	test_json_callchain();
 	test_byte_order();
 	test_hostile_records();
+	test_old_values();
 	test_untrusted_names();
 	test_fields();
 	test_scope();
