@@ -67,6 +67,11 @@ $1 == "SEEN" { note[$2] = $3; next }
 $1 == "GROW" { grow[$2, $3, $4] = $5; if ($2 == "cpus") hascpu[$3] = 1; else haswatch[$3] = 1; next }
 $1 == "FILTER" && $2 == "scale" { scale[$3, $4] = $5; hasscale[$3] = 1; next }
 $1 == "FILTER" { filt[$3, $4] = $5; hasfilt[$3] = 1; next }
+$1 == "TRIG" {
+	if (!(($3) in tlabel)) torder[++ntrig] = $3
+	tns[$2, $3] = $4; tlabel[$3] = $5; tcpus[$2] = 1; next
+}
+$1 == "TRIGSLOT" { tarmed[$2] = $3; tmissed[$2] = $4; next }
 END {
 	while (bi < nb) order[++nrows] = border[++bi]
 	peer["count"] = "perf_stat"
@@ -121,6 +126,39 @@ END {
 	if (num(ns["perf_record_k"]) && num(ns["ring"]) && num(ns["perf_record_g_k"]) && num(ns["stack"])) {
 		printf "Against perf with its reader stopped (the kernel alone, as ksym rows): ring buffer %s perf record, ksym-stack %s perf record -g.\n",
 			ratio(ns["ring"], ns["perf_record_k"]), ratio(ns["stack"], ns["perf_record_g_k"])
+	}
+	if (ntrig) {
+		print ""
+		print "Triggers (issue 31): instructions per hot event, or per alloc/free iteration; vs the row without triggers, vs traceon"
+		for (c = 1; c <= 4; c *= 2) {
+			if (!(c in tcpus))
+				continue
+			printf "  %d CPU%s\n", c, (c > 1 ? "s" : "")
+			for (i = 1; i <= ntrig; i++) {
+				id = torder[i]
+				if (!((c, id) in tns))
+					continue
+				v = tns[c, id]
+				tb = id ~ /^hot/ ? tns[c, "hot_none"] : tns[c, "cache_none"]
+				vt = ""
+				if (id ~ /uaf/) {
+					tp = id; sub(/uaf/, "traceon", tp)
+					vt = sprintf("%+.0f vs the traceon pair (%s)", v - tns[c, tp], ratio(v, tns[c, tp]))
+				}
+				if (id == "hot_unwatch")
+					vt = sprintf("%+.0f vs traceon, %+.0f vs traceon reading the record (goal: within 20 of traceon: %s; of the record-reading one: %s)",
+						v - tns[c, "hot_traceon"], v - tns[c, "hot_traceon_rec"],
+						v - tns[c, "hot_traceon"] <= 20 ? "met" : "MISSED",
+						v - tns[c, "hot_traceon_rec"] <= 20 ? "met" : "MISSED")
+				printf "    %-62s %9.0f %7s  %s\n", tlabel[id], v, ratio(v, tb), vt
+			}
+			if (c in tarmed) {
+				printf "    the matching pair watched %s of 100000 freed objects (missed %s: the slot still moving from the last object)\n", tarmed[c], tmissed[c]
+				if (c == 1 && tarmed[c] > 0)
+					printf "    one object cycle on 1 CPU (watched at the free, unwatched and parked at the alloc): %.0f instructions above the traceon pair\n",
+						(tns[c, "cache_uaf_match"] - tns[c, "cache_traceon_match"]) * 100000 / tarmed[c]
+			}
+		}
 	}
 	if (length(hasscale)) {
 		print ""

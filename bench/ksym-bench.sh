@@ -22,6 +22,8 @@
 #   GROW|cpus|n|mode|ns per access           this boot's CPU count
 #   FILTER|cpus|n|op|ns per write            one ksym_trace_filter write
 #   FILTER|scale|k|op|ns per write           one write of k entries (filters)
+#   TRIG|cpus|id|ns per op|label             a trigger row (triggers)
+#   TRIGSLOT|cpus|armed|missed               the loop's ksym_watch: objects watched, missed
 # Lines starting with "ksym-bench:" are comments, "ksym-bench-progress:" progress.
 #
 # Usage: ksym-bench.sh [N [PARTS]]   N accesses per measurement (default
@@ -30,7 +32,8 @@
 # main = the table against perf, watches = growth with the number of
 # watches, filters = one filter write of 1, 2 and 4 entries, cpus = per-hit
 # cost and filter writes on this boot's CPUs (make bench boots with 1, 2 and
-# 4 CPUs), bpftrace = the bpftrace rows (last).
+# 4 CPUs), triggers = ksym_watch/ksym_unwatch next to traceon on a hot event
+# and on a kmem_cache_alloc/free loop, bpftrace = the bpftrace rows (last).
 #
 # bpftrace (Debian's, in a second initramfs archive that make bench appends)
 # runs in the background with a BEGIN probe that says when its probes are
@@ -46,11 +49,12 @@ T=/sys/kernel/tracing
 H=/sys/kernel/debug/ksym_hitgen
 B=$T/instances/ksym_bench
 
-# Guest ns for N writes by write_a, from two trace_marker timestamps.
-measure() { # N
+# Guest ns for N writes by write_a, from two trace_marker timestamps; or
+# for N operations of another hit generator file.
+measure() { # N [FILE]
 	echo > $B/trace
 	echo start > $B/trace_marker
-	echo "$1" > $H/write_a
+	echo "$1" > $H/${2:-write_a}
 	echo end > $B/trace_marker
 	awk -v n="$1" '/tracing_mark_write: start/ { s = $(NF - 2) }
 		/tracing_mark_write: end/ { e = $(NF - 2) }
@@ -69,7 +73,7 @@ fi
 N=${1:-$(sed -n 's/.*ksym\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)}
 N=${N:-20000}
 PARTS=${2:-$(sed -n 's/.*ksym\.bench=\([a-z,]*\).*/\1/p' /proc/cmdline)}
-PARTS=${PARTS:-main,watches,filters,cpus,bpftrace}
+PARTS=${PARTS:-main,watches,filters,cpus,triggers,bpftrace}
 CPUS=$(nproc)
 SELF=$(readlink -f "$0")
 
@@ -455,6 +459,80 @@ fi
 # 2026-11-24.) Last, so that a stuck bpftrace costs no other row, and the
 # printf row last of them: its ROW line is out before the drain, so a
 # stuck drain costs only its count of the hits seen.
+# The triggers (issue 31): guest ns per event or per loop iteration, with
+# and without them. The hot event: ksym_hitgen_obj_free of a static object
+# nothing watches, ksym_unwatch:obj on it next to ftrace's traceon (tracing
+# is on: traceon finds nothing to do). The loop: kmem_cache_alloc/free of
+# ksym_hitgen_cache (200 bytes, unmerged), with the use-after-free pair
+# (ksym_watch on the free, ksym_unwatch on the alloc) or traceon on both,
+# under filters that match nothing or match the cache. The pair that
+# matches watches every freed object until its next allocation: its
+# difference to the pair that matches nothing is one object's cycle (armed
+# on this CPU at once, on the others by IPI, then parked), summed over the
+# CPUs (under -icount the guest clock counts every vCPU's instructions).
+trig_row() { # id label n file
+	ns=$(measure "$3" "$4")
+	echo "TRIG|$CPUS|$1|$ns|$2"
+}
+# One trigger set on an event, removed (by its command, without the filter)
+# by trig_clear.
+TRIGS=
+trig_set() { # event-dir trigger
+	echo "$2" >> events/$1/trigger
+	TRIGS="$TRIGS$1|${2%% if *}
+"
+}
+trig_clear() {
+	printf %s "$TRIGS" | while IFS='|' read -r ev t; do
+		echo "!$t" >> events/$ev/trigger
+	done
+	TRIGS=
+}
+if has_part triggers; then
+	TN=$((N * 5))	# hot events: a trigger costs tens of instructions
+	CN=100000	# the loop of issue 31
+	echo "ksym-bench: triggers: $TN hot events, $CN alloc/free iterations per row"
+	FREE=ksym_hitgen/ksym_hitgen_obj_free
+	trig_row hot_none "hot event, no trigger (tracepoint off)" $TN event_hot
+	trig_set $FREE 'traceon'
+	trig_row hot_traceon "hot event + traceon" $TN event_hot
+	trig_clear
+	# A trigger that reads a field needs the event's record built (in the
+	# per-CPU temporary buffer, the event being off): traceon with a
+	# filter pays the same.
+	trig_set $FREE 'traceon if obj == 0x1'
+	trig_row hot_traceon_rec "hot event + traceon if obj == 0x1 (builds the record)" $TN event_hot
+	trig_clear
+	trig_set $FREE 'ksym_unwatch:obj'
+	trig_row hot_unwatch "hot event + ksym_unwatch:obj, address not watched" $TN event_hot
+	trig_clear
+
+	KA=kmem/kmem_cache_alloc KF=kmem/kmem_cache_free
+	nomatch_a='if bytes_req == 1' nomatch_f='if name == "ksym_no_such_cache"'
+	match_a='if bytes_req == 200' match_f='if name == "ksym_hitgen_cache"'
+	trig_row cache_none "alloc/free loop, no trigger" $CN cache_loop
+	trig_set $KA "traceon $nomatch_a"
+	trig_set $KF "traceon $nomatch_f"
+	trig_row cache_traceon_nomatch "alloc/free + traceon pair, filters match nothing" $CN cache_loop
+	trig_clear
+	trig_set $KA "ksym_unwatch:ptr $nomatch_a"
+	trig_set $KF "ksym_watch:ptr/8:-w- $nomatch_f"
+	trig_row cache_uaf_nomatch "alloc/free + use-after-free pair, filters match nothing" $CN cache_loop
+	trig_clear
+	trig_set $KA "traceon $match_a"
+	trig_set $KF "traceon $match_f"
+	trig_row cache_traceon_match "alloc/free + traceon pair, filters match the cache" $CN cache_loop
+	trig_clear
+	trig_set $KA "ksym_unwatch:ptr $match_a"
+	trig_set $KF "ksym_watch:ptr/8:-w- $match_f"
+	trig_row cache_uaf_match "alloc/free + use-after-free pair, filters match the cache" $CN cache_loop
+	# How many frees found the slot parked (armed) or still moving from
+	# the last object (missed): with 2 or more CPUs the others move theirs
+	# in an irq_work the loop does not wait for.
+	awk -v c=$CPUS '$1 ~ /kmem_cache_free/ && $2 ~ /^ksym_watch/ { print "TRIGSLOT|" c "|" $4 "|" $5 }' trace_stat/ksym_triggers
+	trig_clear
+fi
+
 if has_part bpftrace; then
 	# As for perf (main did it already: the rate is refused, EINVAL,
 	# once perf_cpu_time_max_percent is 0).

@@ -24,6 +24,7 @@
 # so. One boot takes about a minute and a half under TCG.
 #
 # Env: KSYM_BENCH_KERNELS, KSYM_BENCH_SMP (CPU counts, one boot each),
+# KSYM_BENCH_PARTS (what the first boot measures: ksym-bench.sh's PARTS),
 # KSYM_BENCH_N (writes per measurement, default 20000), KSYM_BENCH_DIR (where
 # the raw outputs, logs, bench.txt and bench.svg go, default build/);
 # KSYM_KERNEL / KSYM_INITRD (the test kernel's images, run-vm.sh's defaults),
@@ -102,9 +103,9 @@ for kernel in $KERNELS; do
 		# The table against perf and bpftrace, the growth with watches and
 		# the filter writes at scale once, in the first boot with 2 CPUs (or
 		# the first boot at all).
-		parts=cpus
+		parts=cpus,triggers
 		if [[ -z $first && ($smp == 2 || ! " $SMPS " =~ " 2 ") ]]; then
-			parts=main,watches,filters,cpus,bpftrace
+			parts=${KSYM_BENCH_PARTS:-main,watches,filters,cpus,triggers,bpftrace}
 			first=$smp
 		fi
 		say "$kernel kernel, boot with $smp CPU(s): $parts"

@@ -63,6 +63,13 @@
  *						1..N into each one's count; each
  *						is announced by
  *						ksym_hitgen_obj_free and freed
+ *	/sys/kernel/debug/ksym_hitgen/event_hot	N: N ksym_hitgen_obj_free
+ *						events of a static object nothing
+ *						watches (make bench)
+ *	/sys/kernel/debug/ksym_hitgen/cache_loop	N: N kmem_cache_alloc() and
+ *						kmem_cache_free() of one object of
+ *						ksym_hitgen_cache (200 bytes,
+ *						unmerged; make bench)
  *	/sys/kernel/debug/ksym_hitgen/object_count	objects at once (1-16)
  *	/sys/kernel/debug/ksym_hitgen/object_now	N: one object, interrupts
  *						off from its alloc event to
@@ -544,6 +551,43 @@ static int ksym_hitgen_object(void *data, u64 n)
 DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_object_fops, NULL, ksym_hitgen_object,
 			 "%llu\n");
 
+/*
+ * An object nothing watches, announced as freed N times: the cost of a
+ * trigger on a hot event whose address is not watched (make bench).
+ */
+static struct ksym_hitgen_obj ksym_hitgen_hot_obj;
+
+static noinline void ksym_hitgen_event_hot(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		trace_ksym_hitgen_obj_free(&ksym_hitgen_hot_obj);
+}
+
+/*
+ * N allocations and frees from a cache of its own (no merging: its name
+ * and size tell its kmem:kmem_cache_alloc/free events apart), as a
+ * use-after-free hunt's triggers see them (make bench).
+ */
+#define KSYM_HITGEN_CACHE_SIZE	200
+static struct kmem_cache *ksym_hitgen_cache;
+
+static noinline void ksym_hitgen_cache_loop(unsigned long n)
+{
+	unsigned long i;
+	void *p;
+
+	/* Triggers just set: their slots are registered by a work item. */
+	ksym_trigger_sync();
+	for (i = 0; i < n && ksym_hitgen_cache; i++) {
+		p = kmem_cache_alloc(ksym_hitgen_cache, GFP_KERNEL);
+		if (!p)
+			return;
+		kmem_cache_free(ksym_hitgen_cache, p);
+	}
+}
+
 /* Stores into an object after its free event: a use after free. */
 static noinline void ksym_hitgen_obj_stray(struct ksym_hitgen_obj *obj,
 					   unsigned long n)
@@ -805,10 +849,15 @@ static int __init ksym_hitgen_init(void)
 		{ "pcpu_remote", ksym_hitgen_pcpu_remote },
 		{ "write_irq",	ksym_hitgen_write_irq },
 		{ "write_hardirq", ksym_hitgen_write_hardirq },
+		{ "event_hot",	ksym_hitgen_event_hot },
+		{ "cache_loop",	ksym_hitgen_cache_loop },
 		{ "write_softirq", ksym_hitgen_write_softirq },
 	};
 	int i;
 
+	ksym_hitgen_cache = kmem_cache_create("ksym_hitgen_cache",
+					      KSYM_HITGEN_CACHE_SIZE, 0,
+					      SLAB_NO_MERGE, NULL);
 	ksym_hitgen_dir = debugfs_create_dir("ksym_hitgen", NULL);
 	for (i = 0; i < ARRAY_SIZE(files); i++)
 		debugfs_create_file_unsafe(files[i].name, 0200, ksym_hitgen_dir,
@@ -858,6 +907,7 @@ static void __exit ksym_hitgen_exit(void)
 	if (ksym_hitgen_mmio_base)
 		iounmap(ksym_hitgen_mmio_base);
 	vfree(ksym_hitgen_vmalloc_page);
+	kmem_cache_destroy(ksym_hitgen_cache);
 }
 
 module_init(ksym_hitgen_init);
