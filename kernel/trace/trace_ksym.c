@@ -305,71 +305,132 @@ static bool ksym_events_want(void)
 }
 
 /**
+ * ksym_last_enter - a hit (or an arming) begins to use a copy's last value
+ * @last: the watch's last value for the copy (ksym_watch_last())
+ * @hold: this use, for ksym_last_leave()
+ *
+ * Of two hits of the same copy on two CPUs whose uses overlap, which
+ * access came first is not known: both are told (ksym_last_leave()), by
+ * the count of uses in flight and by the number of uses begun. A hit that
+ * runs entirely between another CPU's access and the start of that CPU's
+ * handler is not seen: x86's trap, perf's dispatch, come first.
+ */
+void ksym_last_enter(struct ksym_last *last, struct ksym_last_hold *hold)
+{
+	hold->last = last;
+	hold->seq = atomic_inc_return(&last->seq);
+	hold->overlap = atomic_inc_return(&last->busy) != 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_last_enter);
+
+/**
+ * ksym_last_leave - the end of ksym_last_enter()'s use
+ * @hold: the use
+ *
+ * Return: true if another use was in flight or began meanwhile.
+ */
+bool ksym_last_leave(struct ksym_last_hold *hold)
+{
+	struct ksym_last *last = hold->last;
+
+	/* The value's stores and reads before the end of the use. */
+	smp_mb__before_atomic();
+	hold->overlap |= atomic_read(&last->seq) != hold->seq;
+	atomic_dec(&last->busy);
+	return hold->overlap;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_last_leave);
+
+/**
  * ksym_last_swap - take a hit's old value and leave its new one (x86)
- * @last: the watch's last value for the hit's copy (ksym_watch_last())
+ * @last: the watch's last value for the hit's copy, held
  * @addr: the address hit
  * @val:  the value the access left
  * @old:  where the value seen before goes, if known
  *
- * A hit or an arming of the same copy in flight on another CPU at any
- * moment of this one makes both say "stale": which of the two accesses
- * came first is not known.
- *
- * Return: where @old comes from, KSYM_OLD_LAST, _STALE or _NONE.
+ * Return: KSYM_OLD_LAST if @old was known (stale if the hold overlapped
+ * another: the caller's to say), else KSYM_OLD_NONE.
  */
 u8 ksym_last_swap(struct ksym_last *last, unsigned long addr, u64 val,
 		  u64 *old)
 {
-	u8 src = KSYM_OLD_LAST;
+	u8 src = KSYM_OLD_NONE;
 
-	if (atomic_inc_return(&last->busy) != 1)
-		src = KSYM_OLD_STALE;
-	if (READ_ONCE(last->addr) == addr)
+	if (READ_ONCE(last->addr) == addr) {
 		*old = READ_ONCE(last->value);
-	else
-		src = KSYM_OLD_NONE;
+		src = KSYM_OLD_LAST;
+	}
 	WRITE_ONCE(last->value, val);
 	WRITE_ONCE(last->addr, addr);
-	/* Fully ordered, as the increment: the stores are inside. */
-	if (atomic_dec_return(&last->busy) && src != KSYM_OLD_NONE)
-		src = KSYM_OLD_STALE;
 	return src;
 }
 EXPORT_SYMBOL_IF_KUNIT(ksym_last_swap);
 
+/* Set while this CPU reads a watched address for itself: ksym_read_own(). */
+static DEFINE_PER_CPU(bool, ksym_own_read);
+
+/**
+ * ksym_read_own - ksym_read_value() for the tracer's own use
+ * @addr: the address, RAM
+ * @len:  1, 2, 4 or 8
+ * @val:  where the value goes
+ *
+ * A read of bytes that an armed watch covers (the parser's check of a new
+ * watch, the value read at arming) would be a hit of that watch, recorded
+ * and counted as an access of the tracer's: where breakpoints trap after
+ * the access (x86: #DB is synchronous, on this CPU), such a hit is
+ * dropped (ksym_hit_handler()).
+ *
+ * Return: true if the value was read.
+ */
+bool ksym_read_own(unsigned long addr, unsigned int len, u64 *val)
+{
+	bool ok;
+
+	preempt_disable();
+	this_cpu_write(ksym_own_read, true);
+	ok = ksym_read_value(addr, len, val);
+	this_cpu_write(ksym_own_read, false);
+	preempt_enable();
+	return ok;
+}
+
 /**
  * ksym_last_seed - read what a watched address holds as it is armed
  * @last: the watch's last value for this address (ksym_watch_last())
- * @addr: the address, RAM (ksym_spec.has_value, a trigger's object)
+ * @addr: the address, RAM (ksym_spec.has_value, a trigger's object); 0:
+ *        forget the value
  * @len:  its length
  *
  * The first hit after arming then has the old value of its access, where
- * breakpoints trap after it (x86; not called on arm64). Any context.
+ * breakpoints trap after it (x86; not called on arm64). Any context. The
+ * read is the tracer's own (ksym_read_own()).
  */
 void ksym_last_seed(struct ksym_last *last, unsigned long addr,
 		    unsigned int len)
 {
+	struct ksym_last_hold hold;
+	bool ok = false;
 	u64 val;
 
-	atomic_inc(&last->busy);
-	/* A hit that overlaps these stores sees @busy: ksym_last_swap(). */
-	smp_mb__after_atomic();
-	if (ksym_read_value(addr, len, &val)) {
+	ksym_last_enter(last, &hold);
+	if (addr)
+		ok = ksym_read_own(addr, len, &val);
+	if (ok) {
 		WRITE_ONCE(last->value, val);
 		WRITE_ONCE(last->addr, addr);
 	} else {
 		WRITE_ONCE(last->addr, 0);
 	}
-	/* The stores before the end of @busy. */
-	smp_mb__before_atomic();
-	atomic_dec(&last->busy);
+	ksym_last_leave(&hold);
 }
 EXPORT_SYMBOL_IF_KUNIT(ksym_last_seed);
 
 /**
- * ksym_watch_seed - ksym_last_seed() for a filter watch about to be armed
- * @watch: the watch, under ksym_mutex
- * @cpu:   the CPU whose breakpoint is enabled
+ * ksym_watch_seed - ksym_last_seed() for a filter watch's copy
+ * @watch: the watch, under ksym_mutex, about to be armed (or, per-CPU, a
+ *         CPU of it coming online)
+ * @cpu:   the CPU whose copy (a per-CPU watch's) is read
  *
  * Trigger slots seed when an object is published (ksym_dyn_publish()).
  */
@@ -389,33 +450,54 @@ void ksym_watch_seed(struct ksym_watch *watch, int cpu)
 struct ksym_hit_ctx {
 	struct ksym_hit_rec	rec;
 	struct ksym_capture	cap;
+	struct ksym_last_hold	hold;	/* .last: NULL when none is held */
 	u32			opts;	/* the tracer's, 0: it records nothing */
 	bool			record;	/* an event or the tracer records it */
 	bool			changes; /* ksym-changes: only changes count */
 };
 
+/* The hit is done with its copy's last value: stale if another was not. */
+static void ksym_hit_leave(struct ksym_hit_ctx *h)
+{
+	if (!h->hold.last)
+		return;
+	if (ksym_last_leave(&h->hold) && h->rec.has_old != KSYM_OLD_NONE)
+		h->rec.has_old = KSYM_OLD_STALE;
+	h->hold.last = NULL;
+}
+
 /*
  * The values around the access: x86 reads the new one now (its data
  * breakpoints trap after the access) and takes the old one the watch saw
  * last; arm64 reads the old one now (it traps before) and the new one
- * after its step. Read before anything else, as close to the access as
- * can be. Debug exceptions cannot recurse here on either: DR7 is cleared
- * while #DB runs, arm64 masks them.
+ * after its step, holding the copy's last value meanwhile so that another
+ * CPU's hit between the two reads marks both stale. Read before anything
+ * else, as close to the access as can be. Debug exceptions cannot recurse
+ * here on either: DR7 is cleared while #DB runs, arm64 masks them.
  */
-static void ksym_hit_values(struct ksym_watch *watch, struct ksym_hit_rec *rec)
+static void ksym_hit_values(struct ksym_watch *watch, struct ksym_hit_ctx *h)
 {
+	struct ksym_last *last = ksym_watch_last(watch, smp_processor_id());
+	struct ksym_hit_rec *rec = &h->rec;
+
 	if (!READ_ONCE(watch->spec.has_value))
 		return;
+	ksym_last_enter(last, &h->hold);
 	if (KSYM_TRAPS_BEFORE) {
-		if (ksym_read_value(rec->addr, rec->len, &rec->old))
+		if (ksym_read_value(rec->addr, rec->len, &rec->old)) {
 			rec->has_old = KSYM_OLD_READ;
-		return;
+			return;		/* held until the step ends */
+		}
+	} else {
+		rec->has_value = ksym_read_value(rec->addr, rec->len,
+						 &rec->value);
+		if (rec->has_value)
+			rec->has_old = ksym_last_swap(last, rec->addr,
+						      rec->value, &rec->old);
+		else
+			WRITE_ONCE(last->addr, 0);
 	}
-	rec->has_value = ksym_read_value(rec->addr, rec->len, &rec->value);
-	if (rec->has_value)
-		rec->has_old = ksym_last_swap(ksym_watch_last(watch,
-							      smp_processor_id()),
-					      rec->addr, rec->value, &rec->old);
+	ksym_hit_leave(h);
 }
 
 /* Stack and branches, only when something records them. */
@@ -448,7 +530,7 @@ static void ksym_hit_begin(struct ksym_watch *watch, struct perf_event *bp,
 			.sym_len = watch->spec.name_len,
 		},
 	};
-	ksym_hit_values(watch, rec);
+	ksym_hit_values(watch, h);
 	h->opts = ksym_tracer_want();
 	h->changes = h->opts & KSYM_OPT_CHANGES;
 	/* The tracer's captures only for an instance that records them. */
@@ -464,7 +546,8 @@ static void ksym_hit_begin(struct ksym_watch *watch, struct perf_event *bp,
 /* Did the access change the watched range, as far as is known? */
 static bool ksym_hit_changed(const struct ksym_hit_rec *rec)
 {
-	return rec->has_old == KSYM_OLD_NONE || !rec->has_value ||
+	return rec->has_old == KSYM_OLD_NONE ||
+	       rec->has_old == KSYM_OLD_STALE || !rec->has_value ||
 	       rec->old != rec->value;
 }
 
@@ -508,11 +591,14 @@ static DEFINE_PER_CPU(bool, ksym_in_hit);
 #ifdef CONFIG_ARM64
 /*
  * arm64: hits waiting for the end of the step over their access, with
- * what they captured at the hit. Two: one access can hit two watches. An
- * entry whose step never said it ended (its breakpoint was gone) is taken
- * again by the next hit; nothing in it is read then.
+ * what they captured at the hit. One access can hit several watches (as
+ * many as hold its address); each waits here, up to KSYM_PENDING of them,
+ * and a hit that finds no room is recorded at once, its new value unread.
+ * Entries belong to the step under way: a hit at another instruction or
+ * stack finds any left by a step that never said it ended and drops them
+ * (ksym_pending_drop_stale()), so a later report cannot record them.
  */
-#define KSYM_PENDING	2
+#define KSYM_PENDING	4
 
 struct ksym_pending {
 	struct perf_event	*bp;	/* NULL: free */
@@ -520,24 +606,40 @@ struct ksym_pending {
 	struct ksym_hit_ctx	h;
 	struct pt_regs		regs;
 	unsigned long		ips[KSYM_STACK_MAX];
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
 	unsigned long		from_to[2 * KSYM_BRANCH_MAX];
+#endif
 };
 
 static DEFINE_PER_CPU(struct ksym_pending [KSYM_PENDING], ksym_pending);
 
+static void ksym_pending_drop_stale(struct pt_regs *regs)
+{
+	struct ksym_pending *p = *this_cpu_ptr(&ksym_pending);
+	int i;
+
+	for (i = 0; i < KSYM_PENDING; i++) {
+		if (!p[i].bp || (p[i].regs.pc == regs->pc &&
+				 p[i].regs.sp == regs->sp))
+			continue;
+		ksym_hit_leave(&p[i].h);
+		p[i].bp = NULL;
+	}
+}
+
 static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 			   struct pt_regs *regs, struct ksym_hit_ctx *h)
 {
-	struct ksym_pending *p = *this_cpu_ptr(&ksym_pending), *e = &p[0];
+	struct ksym_pending *p = *this_cpu_ptr(&ksym_pending), *e = NULL;
 	int i;
 
-	for (i = KSYM_PENDING - 1; i >= 0; i--) {
-		if (p[i].bp == bp) {
-			e = &p[i];
-			break;
-		}
+	for (i = 0; i < KSYM_PENDING && !e; i++)
 		if (!p[i].bp)
 			e = &p[i];
+	if (!e) {
+		ksym_hit_leave(h);
+		ksym_hit_end(watch, regs, h);
+		return;
 	}
 	e->watch = watch;
 	e->h = *h;
@@ -546,11 +648,13 @@ static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 		memcpy(e->ips, h->cap.ips, h->cap.nr_ips * sizeof(*e->ips));
 		e->h.cap.ips = e->ips;
 	}
+#ifdef CONFIG_KSYM_TRACER_BRANCHES
 	if (h->cap.from_to) {
 		memcpy(e->from_to, h->cap.from_to,
 		       2 * h->cap.nr_branches * sizeof(*e->from_to));
 		e->h.cap.from_to = e->from_to;
 	}
+#endif
 	e->bp = bp;
 }
 
@@ -558,8 +662,10 @@ static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
  * ksym_hit_stepped - the step over a hit's access has ended (arm64)
  * @bp:   the breakpoint that hit (perf_event.overflow_stepped)
  * @regs: the registers after the step
- * @done: the access completed; false when a fault in it was taken first
- *        (its handler returns to the access, which hits again)
+ * @done: the step ended at the instruction after the access; false when
+ *        it ended in an exception's handler (a fault in the access, whose
+ *        handler returns to it; an interrupt in an unmasked step): the
+ *        access may or may not have completed
  *
  * Called by the architecture's single-step handler, breakpoints still off:
  * reads the new value and records the hit ksym_hit_handler() began.
@@ -580,6 +686,7 @@ void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
 	if (done)
 		rec->has_value = ksym_read_value(rec->addr, rec->len,
 						 &rec->value);
+	ksym_hit_leave(&p[i].h);
 	nested = this_cpu_read(ksym_in_hit);
 	this_cpu_write(ksym_in_hit, true);
 	ksym_hit_end(p[i].watch, &p[i].regs, &p[i].h);
@@ -587,6 +694,10 @@ void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
 	p[i].bp = NULL;
 }
 #else
+static void ksym_pending_drop_stale(struct pt_regs *regs)
+{
+}
+
 static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 			   struct pt_regs *regs, struct ksym_hit_ctx *h)
 {
@@ -628,6 +739,11 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 {
 	struct ksym_watch *watch = bp->overflow_handler_context;
 
+	/* The tracer's own read of the bytes (ksym_read_own()). */
+	if (!KSYM_TRAPS_BEFORE && unlikely(this_cpu_read(ksym_own_read)))
+		return;
+	if (KSYM_TRAPS_BEFORE)
+		ksym_pending_drop_stale(regs);
 	if (unlikely(watch->dyn) && ksym_dyn_stray(watch->dyn, bp, regs))
 		return;
 	bool nested = this_cpu_read(ksym_in_hit);

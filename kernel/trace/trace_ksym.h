@@ -192,13 +192,22 @@ enum ksym_old_src {
 /*
  * The value a watch saw last at one address (x86, whose breakpoints trap
  * after the access): the next hit's old value. Written by every hit of the
- * watch, on any CPU, and when it is armed; a hit that finds another hit or
- * an arming in flight (@busy) says its old value may be stale.
+ * watch, on any CPU, and when it is armed. Every hit holds it while it
+ * reads its values (arm64 from before its access to after its step): one
+ * that overlaps another hit or an arming of the same copy says its old
+ * value may be stale (ksym_last_enter()).
  */
 struct ksym_last {
 	unsigned long		addr;	/* where @value was read; 0: none */
 	u64			value;
-	atomic_t		busy;
+	atomic_t		busy;	/* holds in flight */
+	atomic_t		seq;	/* holds begun */
+};
+
+struct ksym_last_hold {
+	struct ksym_last	*last;
+	int			seq;
+	bool			overlap;
 };
 
 /**
@@ -445,10 +454,13 @@ int ksym_watch_init(void);
 void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs);
 void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done);
+bool ksym_read_own(unsigned long addr, unsigned int len, u64 *val);
 void ksym_last_seed(struct ksym_last *last, unsigned long addr,
 		    unsigned int len);
 u8 ksym_last_swap(struct ksym_last *last, unsigned long addr, u64 val,
 		  u64 *old);
+void ksym_last_enter(struct ksym_last *last, struct ksym_last_hold *hold);
+bool ksym_last_leave(struct ksym_last_hold *hold);
 void ksym_watch_seed(struct ksym_watch *watch, int cpu);
 bool ksym_in_hit_handler(void);
 

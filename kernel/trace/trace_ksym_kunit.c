@@ -320,16 +320,18 @@ static void ksym_test_retire_total(struct kunit *test)
 }
 
 /*
- * x86's old values: the value each hit left is the next one's old value,
- * the value read at arming the first's; a hit that overlaps another hit
- * or an arming of the same copy says "stale"; another address's value is
- * no old value at all. (ksym_hitgen stores one CPU at a time: in the VM
- * no hit overlaps, so the stale mark is checked here.)
+ * Old values: the value each hit left is the next one's old value, the
+ * value read at arming the first's; another address's value is no old
+ * value at all. Two holds of the same copy that overlap, one inside the
+ * other or one after the other began, both say so; one alone does not.
+ * (ksym_hitgen stores from one CPU at a time: in the VM no hits overlap,
+ * so the stale mark is checked here.)
  */
 static void ksym_test_old_value(struct kunit *test)
 {
 	static u64 word = 41;
 	unsigned long addr = (unsigned long)&word;
+	struct ksym_last_hold a, b;
 	struct ksym_last last = { };
 	u64 old = 0;
 
@@ -343,24 +345,32 @@ static void ksym_test_old_value(struct kunit *test)
 			KSYM_OLD_LAST);
 	KUNIT_EXPECT_EQ(test, old, 43);
 
-	/* Another CPU's hit in flight. */
-	atomic_set(&last.busy, 1);
-	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 44, &old),
-			KSYM_OLD_STALE);
-	KUNIT_EXPECT_EQ(test, old, 43);
-	atomic_set(&last.busy, 0);
-	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 45, &old),
-			KSYM_OLD_LAST);
-	KUNIT_EXPECT_EQ(test, old, 44);
+	/* Alone. */
+	ksym_last_enter(&last, &a);
+	KUNIT_EXPECT_FALSE(test, ksym_last_leave(&a));
+	/* One inside the other: both. */
+	ksym_last_enter(&last, &a);
+	ksym_last_enter(&last, &b);
+	KUNIT_EXPECT_TRUE(test, ksym_last_leave(&b));
+	KUNIT_EXPECT_TRUE(test, ksym_last_leave(&a));
+	/* One begun and ended inside the other (arm64: between its reads). */
+	ksym_last_enter(&last, &a);
+	ksym_last_enter(&last, &b);
+	ksym_last_leave(&b);
+	KUNIT_EXPECT_TRUE(test, ksym_last_leave(&a));
+	/* An arming while a hit holds it. */
+	ksym_last_enter(&last, &a);
+	ksym_last_seed(&last, addr, sizeof(word));
+	KUNIT_EXPECT_TRUE(test, ksym_last_leave(&a));
+	KUNIT_EXPECT_EQ(test, atomic_read(&last.busy), 0);
 
 	/* A trigger slot moved to another object: nothing known there. */
 	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr + 8, 1, &old),
 			KSYM_OLD_NONE);
-	/* Unreadable at arming: nothing known either. */
+	/* Forgotten, or unreadable at arming: nothing known either. */
 	ksym_last_seed(&last, 0, sizeof(word));
 	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 46, &old),
 			KSYM_OLD_NONE);
-	KUNIT_EXPECT_EQ(test, atomic_read(&last.busy), 0);
 }
 
 static struct kunit_case ksym_parser_cases[] = {

@@ -433,7 +433,7 @@ static int ksym_check_percpu(struct ksym_entry *e)
 	for_each_possible_cpu(cpu) {
 		addr = ksym_spec_addr(spec, cpu);
 		if (!ksym_pfn_of(addr, &pfn) || page_is_ram(pfn) != 1 ||
-		    !ksym_read_value(addr, spec->len, &dummy))
+		    !ksym_read_own(addr, spec->len, &dummy))
 			return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0,
 					       -EFAULT);
 	}
@@ -509,7 +509,7 @@ static int ksym_check_memory(struct ksym_entry *e)
 	 */
 	spec->has_value = page_is_ram(pfn) == 1 &&
 			  ksym_addr_stays_ram(addr, spec->len, mod);
-	if (spec->has_value && !ksym_read_value(addr, spec->len, &dummy))
+	if (spec->has_value && !ksym_read_own(addr, spec->len, &dummy))
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
 	return 0;
 }

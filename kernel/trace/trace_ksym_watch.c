@@ -147,13 +147,13 @@ int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
 	WRITE_ONCE(bp->overflow_step_over, true);
 #ifdef CONFIG_ARM64
 	/* The new value is read once the access is done. */
-	bp->overflow_stepped = ksym_hit_stepped;
+	WRITE_ONCE(bp->overflow_stepped, ksym_hit_stepped);
 #endif
 	ksym_warn_llsc();
 	/* Read locklessly by the trigger slots' irq_work. */
 	WRITE_ONCE(*per_cpu_ptr(watch->bps, cpu), bp);
 	if (!disabled) {
-		/* Another CPU's hits keep a shared copy's value: see below. */
+		/* Other CPUs' hits keep a shared copy's value. */
 		if (spec->percpu)
 			ksym_watch_seed(watch, cpu);
 		perf_event_enable(bp);
@@ -203,7 +203,10 @@ static void ksym_watch_seed_all(struct ksym_watch *watch)
 		ksym_watch_seed(watch, cpu);
 }
 
-/* Its length or CPUs changed: nothing known before the next hit. */
+/*
+ * Changed in place, or off for a while (a failed write undone): nothing
+ * known before the next hit.
+ */
 static void ksym_watch_forget(struct ksym_watch *watch)
 {
 	int cpu;
@@ -230,8 +233,10 @@ static int ksym_bp_modify(struct ksym_watch *watch,
 	 * enabled or disabled according to its creation-time attr: put it
 	 * back as the watch set wants it.
 	 */
-	if (ret)
+	if (ret) {
+		ksym_watch_forget(watch);
 		ksym_bp_set_enabled(bp, ksym_armed && !READ_ONCE(watch->hot));
+	}
 	return ret;
 }
 
@@ -627,6 +632,10 @@ static int ksym_txn_rollback(struct ksym_txn *txn)
 
 	for (i = txn->nr_undo - 1; i >= 0; i--) {
 		u = &txn->undo[i];
+		/* Off for a while: writes then were not seen (ksym_last). */
+		if (!bitmap_empty(u->cpus[KSYM_UNDO_MODIFY], nr_cpu_ids) ||
+		    !bitmap_empty(u->cpus[KSYM_UNDO_RELEASE], nr_cpu_ids))
+			ksym_watch_forget(u->watch);
 		for_each_set_bit(cpu, u->cpus[KSYM_UNDO_CREATE], nr_cpu_ids)
 			ksym_bp_release(u->watch, cpu);
 		for_each_set_bit(cpu, u->cpus[KSYM_UNDO_MODIFY], nr_cpu_ids) {

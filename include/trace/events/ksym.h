@@ -66,7 +66,6 @@ struct ksym_hit_rec {
 	u8		changed;
 };
 
-
 /*
  * The fields of ksym_hit and ksym_regs from what the hit path has: one
  * definition for the events' TP_fast_assign and for the ksym tracer, which
