@@ -377,9 +377,9 @@ static DEFINE_PER_CPU(bool, ksym_own_read);
  *
  * A read of bytes that an armed watch covers (the parser's check of a new
  * watch, the value read at arming) would be a hit of that watch, recorded
- * and counted as an access of the tracer's: where breakpoints trap after
- * the access (x86: #DB is synchronous, on this CPU), such a hit is
- * dropped (ksym_hit_handler()).
+ * and counted as an access of the tracer's. The breakpoint's exception is
+ * synchronous, on this CPU (after the read on x86, before it on arm64,
+ * which still steps over it): such a hit is dropped (ksym_hit_handler()).
  *
  * Return: true if the value was read.
  */
@@ -740,7 +740,7 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 	struct ksym_watch *watch = bp->overflow_handler_context;
 
 	/* The tracer's own read of the bytes (ksym_read_own()). */
-	if (!KSYM_TRAPS_BEFORE && unlikely(this_cpu_read(ksym_own_read)))
+	if (unlikely(this_cpu_read(ksym_own_read)))
 		return;
 	if (KSYM_TRAPS_BEFORE)
 		ksym_pending_drop_stale(regs);
