@@ -310,8 +310,9 @@ static bool ksym_events_want(void)
  * @hold: this use, for ksym_last_leave()
  *
  * Of two hits of the same copy on two CPUs whose uses overlap, which
- * access came first is not known: both are told (ksym_last_leave()), by
- * the count of uses in flight and by the number of uses begun. A hit that
+ * access came first is not known: they are told (ksym_last_leave()), by
+ * the count of uses in flight and by the number of uses begun: the later
+ * always, the earlier unless the later began just as it ended. A hit that
  * runs entirely between another CPU's access and the start of that CPU's
  * handler is not seen: x86's trap, perf's dispatch, come first.
  */
@@ -333,8 +334,8 @@ bool ksym_last_leave(struct ksym_last_hold *hold)
 {
 	struct ksym_last *last = hold->last;
 
-	/* The value's stores and reads before the end of the use. */
-	smp_mb__before_atomic();
+	/* The value's stores and reads before the look at the others. */
+	smp_mb();
 	hold->overlap |= atomic_read(&last->seq) != hold->seq;
 	atomic_dec(&last->busy);
 	return hold->overlap;
@@ -366,8 +367,13 @@ u8 ksym_last_swap(struct ksym_last *last, unsigned long addr, u64 val,
 }
 EXPORT_SYMBOL_IF_KUNIT(ksym_last_swap);
 
-/* Set while this CPU reads a watched address for itself: ksym_read_own(). */
-static DEFINE_PER_CPU(bool, ksym_own_read);
+/* What this CPU reads for itself now (ksym_read_own()); @len 0: nothing. */
+struct ksym_own_read {
+	unsigned long	addr;
+	unsigned int	len;
+};
+
+static DEFINE_PER_CPU(struct ksym_own_read, ksym_own_read);
 
 /**
  * ksym_read_own - ksym_read_value() for the tracer's own use
@@ -379,20 +385,40 @@ static DEFINE_PER_CPU(bool, ksym_own_read);
  * watch, the value read at arming) would be a hit of that watch, recorded
  * and counted as an access of the tracer's. The breakpoint's exception is
  * synchronous, on this CPU (after the read on x86, before it on arm64,
- * which still steps over it): such a hit is dropped (ksym_hit_handler()).
+ * which still steps over it): a hit of these bytes while this CPU reads
+ * them is dropped (ksym_hit_handler()). Interrupts are off meanwhile, so
+ * that only an NMI's own access of the same bytes could be dropped with
+ * it; nested calls (a trigger's arming in an NMI) put back the outer one.
  *
  * Return: true if the value was read.
  */
 bool ksym_read_own(unsigned long addr, unsigned int len, u64 *val)
 {
+	struct ksym_own_read *own, was;
+	unsigned long flags;
 	bool ok;
 
-	preempt_disable();
-	this_cpu_write(ksym_own_read, true);
+	local_irq_save(flags);
+	own = this_cpu_ptr(&ksym_own_read);
+	was = *own;
+	WRITE_ONCE(own->addr, addr);
+	WRITE_ONCE(own->len, len);
 	ok = ksym_read_value(addr, len, val);
-	this_cpu_write(ksym_own_read, false);
-	preempt_enable();
+	WRITE_ONCE(own->len, was.len);
+	WRITE_ONCE(own->addr, was.addr);
+	local_irq_restore(flags);
 	return ok;
+}
+
+/* Is @bp's hit this CPU's own read (ksym_read_own())? */
+static bool ksym_hit_is_own(struct perf_event *bp)
+{
+	struct ksym_own_read *own = this_cpu_ptr(&ksym_own_read);
+	unsigned long addr = bp->attr.bp_addr;
+	unsigned int len = READ_ONCE(own->len);
+
+	return len && addr < READ_ONCE(own->addr) + len &&
+	       READ_ONCE(own->addr) < addr + bp->attr.bp_len;
 }
 
 /**
@@ -543,12 +569,18 @@ static void ksym_hit_begin(struct ksym_watch *watch, struct perf_event *bp,
 		ksym_hit_capture(regs, h);
 }
 
-/* Did the access change the watched range, as far as is known? */
+/*
+ * Did the access change the watched range, as far as is known? arm64 read
+ * both values around the access itself: stale or not, equal values mean
+ * nothing changed. x86's stale old value is not this access's.
+ */
 static bool ksym_hit_changed(const struct ksym_hit_rec *rec)
 {
-	return rec->has_old == KSYM_OLD_NONE ||
-	       rec->has_old == KSYM_OLD_STALE || !rec->has_value ||
-	       rec->old != rec->value;
+	if (rec->has_old == KSYM_OLD_NONE || !rec->has_value)
+		return true;
+	if (!KSYM_TRAPS_BEFORE && rec->has_old == KSYM_OLD_STALE)
+		return true;
+	return rec->old != rec->value;
 }
 
 /*
@@ -594,9 +626,9 @@ static DEFINE_PER_CPU(bool, ksym_in_hit);
  * what they captured at the hit. One access can hit several watches (as
  * many as hold its address); each waits here, up to KSYM_PENDING of them,
  * and a hit that finds no room is recorded at once, its new value unread.
- * Entries belong to the step under way: a hit at another instruction or
- * stack finds any left by a step that never said it ended and drops them
- * (ksym_pending_drop_stale()), so a later report cannot record them.
+ * Every step reports its end (hw_breakpoint.c, kernel_step_report())
+ * before the breakpoints are back on, so no entry outlives its step: one
+ * found still there by its breakpoint's next hit says a report was lost.
  */
 #define KSYM_PENDING	4
 
@@ -613,29 +645,22 @@ struct ksym_pending {
 
 static DEFINE_PER_CPU(struct ksym_pending [KSYM_PENDING], ksym_pending);
 
-static void ksym_pending_drop_stale(struct pt_regs *regs)
-{
-	struct ksym_pending *p = *this_cpu_ptr(&ksym_pending);
-	int i;
-
-	for (i = 0; i < KSYM_PENDING; i++) {
-		if (!p[i].bp || (p[i].regs.pc == regs->pc &&
-				 p[i].regs.sp == regs->sp))
-			continue;
-		ksym_hit_leave(&p[i].h);
-		p[i].bp = NULL;
-	}
-}
-
 static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 			   struct pt_regs *regs, struct ksym_hit_ctx *h)
 {
 	struct ksym_pending *p = *this_cpu_ptr(&ksym_pending), *e = NULL;
 	int i;
 
-	for (i = 0; i < KSYM_PENDING && !e; i++)
-		if (!p[i].bp)
+	for (i = 0; i < KSYM_PENDING; i++) {
+		if (WARN_ON_ONCE(p[i].bp == bp)) {
+			/* Its report was lost: this hit takes its place. */
+			ksym_hit_leave(&p[i].h);
 			e = &p[i];
+			break;
+		}
+		if (!p[i].bp && !e)
+			e = &p[i];
+	}
 	if (!e) {
 		ksym_hit_leave(h);
 		ksym_hit_end(watch, regs, h);
@@ -694,10 +719,6 @@ void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
 	p[i].bp = NULL;
 }
 #else
-static void ksym_pending_drop_stale(struct pt_regs *regs)
-{
-}
-
 static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 			   struct pt_regs *regs, struct ksym_hit_ctx *h)
 {
@@ -740,10 +761,8 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 	struct ksym_watch *watch = bp->overflow_handler_context;
 
 	/* The tracer's own read of the bytes (ksym_read_own()). */
-	if (unlikely(this_cpu_read(ksym_own_read)))
+	if (unlikely(this_cpu_read(ksym_own_read.len)) && ksym_hit_is_own(bp))
 		return;
-	if (KSYM_TRAPS_BEFORE)
-		ksym_pending_drop_stale(regs);
 	if (unlikely(watch->dyn) && ksym_dyn_stray(watch->dyn, bp, regs))
 		return;
 	bool nested = this_cpu_read(ksym_in_hit);

@@ -323,7 +323,8 @@ static void ksym_test_retire_total(struct kunit *test)
  * Old values: the value each hit left is the next one's old value, the
  * value read at arming the first's; another address's value is no old
  * value at all. Two holds of the same copy that overlap, one inside the
- * other or one after the other began, both say so; one alone does not.
+ * other or one begun and ended inside the other, both say so; one alone
+ * does not.
  * (ksym_hitgen stores from one CPU at a time: in the VM no hits overlap,
  * so the stale mark is checked here.)
  */

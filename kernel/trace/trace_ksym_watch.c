@@ -153,7 +153,10 @@ int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
 	/* Read locklessly by the trigger slots' irq_work. */
 	WRITE_ONCE(*per_cpu_ptr(watch->bps, cpu), bp);
 	if (!disabled) {
-		/* Other CPUs' hits keep a shared copy's value. */
+		/*
+		 * A CPU's own copy; a shared one is kept by the other CPUs'
+		 * hits (and read when the watch is armed: ksym_watch_seed_all()).
+		 */
 		if (spec->percpu)
 			ksym_watch_seed(watch, cpu);
 		perf_event_enable(bp);
@@ -212,11 +215,11 @@ static void ksym_watch_forget(struct ksym_watch *watch)
 	int cpu;
 
 	if (!watch->spec.percpu) {
-		WRITE_ONCE(watch->last_one.addr, 0);
+		ksym_last_seed(&watch->last_one, 0, 0);
 		return;
 	}
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu_ptr(watch->last_pcpu, cpu)->addr, 0);
+		ksym_last_seed(per_cpu_ptr(watch->last_pcpu, cpu), 0, 0);
 }
 
 static int ksym_bp_modify(struct ksym_watch *watch,
@@ -632,10 +635,6 @@ static int ksym_txn_rollback(struct ksym_txn *txn)
 
 	for (i = txn->nr_undo - 1; i >= 0; i--) {
 		u = &txn->undo[i];
-		/* Off for a while: writes then were not seen (ksym_last). */
-		if (!bitmap_empty(u->cpus[KSYM_UNDO_MODIFY], nr_cpu_ids) ||
-		    !bitmap_empty(u->cpus[KSYM_UNDO_RELEASE], nr_cpu_ids))
-			ksym_watch_forget(u->watch);
 		for_each_set_bit(cpu, u->cpus[KSYM_UNDO_CREATE], nr_cpu_ids)
 			ksym_bp_release(u->watch, cpu);
 		for_each_set_bit(cpu, u->cpus[KSYM_UNDO_MODIFY], nr_cpu_ids) {
@@ -662,6 +661,13 @@ static int ksym_txn_rollback(struct ksym_txn *txn)
 				lost++;
 			}
 		}
+	}
+	/* Off for a while, writes were not seen: after the undo (ksym_last). */
+	for (i = 0; i < txn->nr_undo; i++) {
+		u = &txn->undo[i];
+		if (!bitmap_empty(u->cpus[KSYM_UNDO_MODIFY], nr_cpu_ids) ||
+		    !bitmap_empty(u->cpus[KSYM_UNDO_RELEASE], nr_cpu_ids))
+			ksym_watch_forget(u->watch);
 	}
 	txn->nr_undo = 0;
 	return lost;
