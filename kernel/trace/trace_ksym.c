@@ -508,6 +508,13 @@ static void ksym_hit_values(struct ksym_watch *watch, struct ksym_hit_ctx *h)
 
 	if (!READ_ONCE(watch->spec.has_value))
 		return;
+	/*
+	 * A trigger's slot moves between objects: read only what stays RAM
+	 * (never vmalloc space), judged by the address that was hit.
+	 */
+	if (unlikely(watch->dyn) &&
+	    !ksym_addr_stays_ram(rec->addr, rec->len, NULL))
+		return;
 	ksym_last_enter(last, &h->hold);
 	if (KSYM_TRAPS_BEFORE) {
 		if (ksym_read_value(rec->addr, rec->len, &rec->old)) {

@@ -412,6 +412,7 @@ struct module;
 
 int ksym_parse_entry(struct ksym_entry *e);
 int ksym_parse_access(const char *s, unsigned int *access);
+bool ksym_addr_vmalloc(unsigned long addr, unsigned int len);
 bool ksym_addr_stays_ram(unsigned long addr, unsigned int len,
 			 const struct module *mod);
 int ksym_parse_cast(struct ksym_entry *e, char *s, int pos,

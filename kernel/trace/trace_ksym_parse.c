@@ -387,6 +387,42 @@ static bool ksym_pfn_of(unsigned long addr, unsigned long *pfn)
 	return true;
 }
 
+/*
+ * Module space of its own (not shared with vmalloc): modules' memory, BPF
+ * programs, nothing else; never device memory. What a module that went
+ * leaves is unmapped, or another module's or program's memory.
+ */
+static bool ksym_addr_module_space(unsigned long addr, unsigned int len)
+{
+#ifdef MODULES_VADDR
+	unsigned long last = addr + len - 1;
+
+	return addr >= MODULES_VADDR && last < MODULES_END && last >= addr &&
+	       !is_vmalloc_addr((void *)addr) &&
+	       !is_vmalloc_addr((void *)last);
+#else
+	return false;
+#endif
+}
+
+/**
+ * ksym_addr_vmalloc - whether a range lies in vmalloc space
+ * @addr: its first byte
+ * @len:  its length
+ *
+ * vmalloc'd memory (buffers, vmap'd task and interrupt stacks) may be
+ * watched by a trigger, never read: see ksym_addr_stays_ram().
+ *
+ * Return: true if both ends are in vmalloc space.
+ */
+bool ksym_addr_vmalloc(unsigned long addr, unsigned int len)
+{
+	unsigned long last = addr + len - 1;
+
+	return last >= addr && is_vmalloc_addr((void *)addr) &&
+	       is_vmalloc_addr((void *)last);
+}
+
 /**
  * ksym_addr_stays_ram - whether a watched range may be read on every hit
  * @addr: its first byte
@@ -399,8 +435,10 @@ static bool ksym_pfn_of(unsigned long addr, unsigned long *pfn)
  * the kernel image; the kernel's and modules' static per-CPU data; the
  * direct map, except other reserved pages (the legacy ISA hole, firmware
  * and boot allocations: page_is_ram() cannot be asked from the hit path
- * or a trigger); and a module's memory, whose watches go before the
- * module does. Lock-free, callable from any context.
+ * or a trigger); a module's memory, whose watches go before the module
+ * does; and module space of its own (a trigger's object in a module's
+ * data: after the module goes, unmapped or another module's memory, which
+ * the read's fault handling covers). Lock-free, callable from any context.
  *
  * Return: true if the range may be read.
  */
@@ -410,6 +448,8 @@ bool ksym_addr_stays_ram(unsigned long addr, unsigned int len,
 	unsigned long last = addr + len - 1;
 
 	if (mod || (__is_kernel(addr) && __is_kernel(last)))
+		return true;
+	if (ksym_addr_module_space(addr, len))
 		return true;
 	/* Per-CPU data of the kernel and modules: boot memory, reserved. */
 	if (is_kernel_percpu_address(addr) || is_module_percpu_address(addr))

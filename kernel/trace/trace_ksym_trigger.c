@@ -169,7 +169,9 @@ struct ksym_dyn {
  * @name:      what events and profiles call the watched field:
  *             "ksym_hitgen_obj.count", or the event field's name
  * @field_off: where the address is in the event's record
- * @off:       bytes from the object to the watched field
+ * @off:       bytes from the object to the watched field, or (unwatch)
+ *             from the field's address to the object; negative below it
+ *             (a local below the stack pointer a probe fetched)
  * @len:       bytes watched
  * @access:    HW_BREAKPOINT_W or _RW
  * @nr_slots:  slots asked for (ksym_trigger_slots when created)
@@ -195,7 +197,7 @@ struct ksym_trigger {
 	char			*canon;
 	char			*name;
 	unsigned int		field_off;
-	unsigned long		off;
+	long			off;
 	unsigned int		len;
 	unsigned int		access;
 	int			nr_slots;
@@ -340,9 +342,15 @@ static bool ksym_dyn_publish(struct ksym_dyn *d, unsigned long gen,
 	unsigned long new = ksym_ctl(gen + 1, state);
 	long old = ksym_ctl(gen, KSYM_DYN_CLAIMED);
 
-	/* The object's first hit finds what it held when it was taken. */
+	/*
+	 * The object's first hit finds what it held when it was taken; an
+	 * object never read (vmalloc space) has no last value.
+	 */
 	if (!KSYM_TRAPS_BEFORE && state == KSYM_DYN_ARMING)
-		ksym_last_seed(&d->watch.last_one, want, d->watch.spec.len);
+		ksym_last_seed(&d->watch.last_one,
+			       ksym_addr_stays_ram(want, d->watch.spec.len,
+						   NULL) ? want : 0,
+			       d->watch.spec.len);
 	WRITE_ONCE(d->want, want);
 	d->fired_ns = local_clock();
 	if (!atomic_long_try_cmpxchg_release(&d->ctl, &old, new) &&
@@ -621,15 +629,19 @@ static void ksym_dyn_sync_fn(struct irq_work *work)
 
 /*
  * What a trigger may watch, checked without a lock and without sleeping:
- * memory that stays RAM while watched, as ksym_addr_stays_ram() says (the
- * direct map and the kernel image; no vmalloc or device memory, no user
- * address), not the freed init sections, and aligned.
+ * aligned, not the freed init sections, and either memory that stays RAM
+ * while watched, as ksym_addr_stays_ram() says (the direct map, the kernel
+ * image, module space), or vmalloc space (vmalloc'd objects, vmap'd
+ * stacks), which is watched and never read: a vfree() may leave a
+ * device's registers at the address. No other device memory, no user
+ * address.
  */
 static bool ksym_dyn_addr_ok(unsigned long addr, unsigned int len)
 {
 	return IS_ALIGNED(addr, len) &&
 	       !init_section_intersects((void *)addr, len) &&
-	       ksym_addr_stays_ram(addr, len, NULL);
+	       (ksym_addr_stays_ram(addr, len, NULL) ||
+		ksym_addr_vmalloc(addr, len));
 }
 
 static unsigned long ksym_trigger_field(struct ksym_trigger *trig, void *rec)
@@ -755,7 +767,8 @@ static void ksym_watch_trigger(struct event_trigger_data *data,
 		return;
 	obj = ksym_trigger_field(trig, rec);
 	addr = obj + trig->off;
-	if (!obj || addr < obj || !ksym_dyn_addr_ok(addr, trig->len)) {
+	if (!obj || (trig->off < 0 ? addr > obj : addr < obj) ||
+	    !ksym_dyn_addr_ok(addr, trig->len)) {
 		atomic_long_inc(&trig->refused);
 		return;
 	}
@@ -785,7 +798,7 @@ static void ksym_unwatch_trigger(struct event_trigger_data *data,
 
 	if (!rec)
 		return;
-	obj = ksym_trigger_field(trig, rec);
+	obj = ksym_trigger_field(trig, rec) + trig->off;
 	if (!obj)
 		return;
 	/*
@@ -1386,7 +1399,9 @@ static void ksym_dyn_report_stuck(unsigned long obj)
 
 /**
  * ksym_trigger_settle - wait until the watches of an object stop moving
- * @obj: the object's address
+ * @obj: the object's address (what the trigger's field held), or the
+ *       address a slot watches (a local's, whose object is the stack
+ *       pointer a probe fetched)
  *
  * For the hit generator, after it emitted the event that names @obj:
  * waits (up to ten seconds, for a loaded host) until each slot that took
@@ -1408,7 +1423,8 @@ int ksym_trigger_settle(unsigned long obj)
 		live = false;
 		rcu_read_lock();
 		list_for_each_entry_rcu(d, &ksym_dyns, node) {
-			if (READ_ONCE(d->obj) != obj)
+			if (READ_ONCE(d->obj) != obj &&
+			    READ_ONCE(d->want) != obj)
 				continue;
 			s = ksym_ctl_state(ksym_dyn_ctl(d));
 			moving |= s == KSYM_DYN_CLAIMED ||
@@ -1674,6 +1690,39 @@ static bool ksym_field_struct(const char *type, char *out, size_t size)
 }
 
 /*
+ * The "+OFFSET" or "-OFFSET" that ends @path (a struct path's, or a frame
+ * offset from a stack pointer a probe fetched), cut off; @param and @pos
+ * place the caret. Within a stack's size either way.
+ */
+static int ksym_trigger_parse_offset(struct ksym_entry *e, char *path,
+				     char *param, int pos, long *off)
+{
+	char *sign = strpbrk(path, "+-");
+	unsigned long n;
+
+	*off = 0;
+	if (!sign)
+		return 0;
+	if (kstrtoul(sign + 1, 0, &n) ||
+	    n > max_t(unsigned long, PAGE_SIZE, THREAD_SIZE))
+		return ksym_entry_fail(e, KSYM_ERR_BAD_OFFSET,
+				       pos + (sign + 1 - param), -EINVAL);
+	*off = *sign == '-' ? -(long)n : (long)n;
+	*sign = '\0';
+	return 0;
+}
+
+/* "+0x10" or "-0x28" for names and canonical texts, "" for none. */
+static void ksym_trigger_offset_str(char *buf, size_t size, long off)
+{
+	if (!off)
+		buf[0] = '\0';
+	else
+		scnprintf(buf, size, "%c0x%lx", off < 0 ? '-' : '+',
+			  off < 0 ? -(unsigned long)off : (unsigned long)off);
+}
+
+/*
  * Parse @param (at @pos in the command, for the caret) for @file's event
  * into @trig; on error, @e->err and @e->err_pos say what and where.
  */
@@ -1684,10 +1733,12 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 {
 	struct ksym_target *t __free(kfree) = kzalloc(sizeof(*t), GFP_KERNEL);
 	char type[KSYM_NAME_LEN], *p = param, *field, *path, *colon, *slash;
-	char *plus, *name __free(kfree) = kzalloc(KSYM_TARGET_MAX, GFP_KERNEL);
+	char off_str[24], *name __free(kfree) = kzalloc(KSYM_TARGET_MAX,
+							 GFP_KERNEL);
 	const char *cast = "", *cast_end = "";
 	struct ftrace_event_field *f;
-	unsigned long size = 0, off = 0, nr;
+	unsigned long size = 0, nr;
+	long off = 0;
 	int n, ret, field_pos, len_pos = 0;
 	unsigned int len = 0;
 	bool is_addr = false;
@@ -1719,9 +1770,14 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	path = p;
 	colon = strchr(p, ':');
 	if (trig->unwatch) {
-		if (*p && *p != ':')
+		if (colon)
+			*colon = '\0';
+		ret = ksym_trigger_parse_offset(e, path, param, pos, &off);
+		if (ret)
+			return ret;
+		if (*path)
 			return ksym_entry_fail(e, KSYM_ERR_T_SYNTAX,
-					       pos + (p - param), -EINVAL);
+					       pos + (path - param), -EINVAL);
 		if (colon)
 			*count = colon + 1;
 	} else {
@@ -1754,14 +1810,9 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 						       pos + (slash + 1 - param),
 						       -EINVAL);
 		}
-		plus = strchr(path, '+');
-		if (plus) {
-			*plus = '\0';
-			if (kstrtoul(plus + 1, 0, &off) || off > PAGE_SIZE)
-				return ksym_entry_fail(e, KSYM_ERR_BAD_OFFSET,
-						       pos + (plus + 1 - param),
-						       -EINVAL);
-		}
+		ret = ksym_trigger_parse_offset(e, path, param, pos, &off);
+		if (ret)
+			return ret;
 	}
 	if (*count && (kstrtoul(*count, 0, &nr) || nr > LONG_MAX))
 		return ksym_entry_fail(e, KSYM_ERR_T_BAD_COUNT,
@@ -1786,10 +1837,12 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 		return ksym_entry_fail(e, KSYM_ERR_T_NOT_ADDR, field_pos,
 				       -EINVAL);
 	trig->field_off = f->offset;
+	ksym_trigger_offset_str(off_str, sizeof(off_str), off);
 	if (trig->unwatch) {
-		trig->canon = kasprintf(GFP_KERNEL, "%s%s",
+		trig->off = off;
+		trig->canon = kasprintf(GFP_KERNEL, "%s%s%s",
 					is_addr ? KSYM_VOID_CAST : "",
-					f->name);
+					f->name, off_str);
 		return trig->canon ? 0 : -ENOMEM;
 	}
 
@@ -1816,7 +1869,7 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	if (off) {
 		size = 0;
 		n = strlen(name);
-		scnprintf(name + n, KSYM_TARGET_MAX - n, "+0x%lx", off);
+		scnprintf(name + n, KSYM_TARGET_MAX - n, "%s", off_str);
 	}
 	if (len && size && len > size)
 		return ksym_entry_fail(e, KSYM_ERR_LEN_TOO_BIG, len_pos,
@@ -1836,7 +1889,7 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	}
 	trig->canon = kasprintf(GFP_KERNEL, "%s%s%s%s%s%s/%u:%s",
 				*cast ? "(" : "", cast, cast_end, f->name,
-				t->canon, strchr(name, '+') ?: "", len,
+				t->canon, off_str, len,
 				ksym_access_str(trig->access));
 	if (!trig->canon)
 		return -ENOMEM;
