@@ -71,6 +71,33 @@
  *						ksym_hitgen_cache (200 bytes,
  *						unmerged; make bench)
  *	/sys/kernel/debug/ksym_hitgen/object_count	objects at once (1-16)
+ *	/sys/kernel/debug/ksym_hitgen/object_memory	where object's objects are:
+ *						0 kzalloc, 1 vzalloc (vmalloc
+ *						space), 2 the module's data
+ *	/sys/kernel/debug/ksym_hitgen/uaf	N: N rounds of a planted use
+ *						after free in ksym_hitgen_cache:
+ *						ksym_hitgen_uaf_use() stores into
+ *						the first word of an object, it is
+ *						freed, ksym_hitgen_uaf_stray_now()
+ *						stores 0xdead0000 + round into it
+ *						at once, ksym_hitgen_uaf_stray_late()
+ *						0xbeef0000 + round 20 ms later
+ *	/sys/kernel/debug/ksym_hitgen/local	N: ksym_hitgen_local(N, 1):
+ *						ksym_hitgen_local_callee() stores
+ *						1..N into its local; then an
+ *						interrupt's ksym_hitgen_local_stray()
+ *						stores 0x5001..0x5000+N into it
+ *						through a leaked pointer
+ *	/sys/kernel/debug/ksym_hitgen/local_nested	N: ksym_hitgen_local(N, 2):
+ *						the same in a call and in the
+ *						call it makes of itself
+ *	/sys/kernel/debug/ksym_hitgen/local_addr	the local's address in
+ *						the last (innermost) call
+ *	/sys/kernel/debug/ksym_hitgen/call_scope	N: ksym_hitgen_scoped(obj, N)
+ *						stores 1..N into a kzalloc'd
+ *						object's count; after it returns
+ *						ksym_hitgen_obj_stray() stores
+ *						1..N again
  *	/sys/kernel/debug/ksym_hitgen/object_now	N: one object, interrupts
  *						off from its alloc event to
  *						after its free event: N stores
@@ -123,6 +150,8 @@
 #include <linux/timer.h>
 #include <linux/vmalloc.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kasan.h>
 #include <linux/sched/signal.h>
 
 #include "trace_ksym.h"
@@ -508,6 +537,67 @@ static noinline void ksym_hitgen_obj_write(struct ksym_hitgen_obj *obj,
 }
 
 /*
+ * Where the object scenario's objects live (object_memory): the direct map
+ * (kzalloc), vmalloc space (vzalloc, a page each) or the module's own data.
+ */
+enum {
+	KSYM_HITGEN_MEM_KMALLOC,
+	KSYM_HITGEN_MEM_VMALLOC,
+	KSYM_HITGEN_MEM_MODULE,
+	KSYM_HITGEN_MEM_NR,
+};
+
+static int ksym_hitgen_obj_memory;
+static struct ksym_hitgen_obj ksym_hitgen_module_objs[KSYM_HITGEN_OBJECTS_MAX];
+
+static struct ksym_hitgen_obj *ksym_hitgen_obj_new(int memory, int i)
+{
+	struct ksym_hitgen_obj *obj;
+
+	switch (memory) {
+	case KSYM_HITGEN_MEM_VMALLOC:
+		obj = vzalloc(sizeof(*obj));
+		break;
+	case KSYM_HITGEN_MEM_MODULE:
+		obj = &ksym_hitgen_module_objs[i];
+		memset(obj, 0, sizeof(*obj));
+		break;
+	default:
+		obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+		break;
+	}
+	if (obj)
+		obj->id = i;
+	return obj;
+}
+
+static void ksym_hitgen_obj_del(int memory, struct ksym_hitgen_obj *obj)
+{
+	if (memory == KSYM_HITGEN_MEM_VMALLOC)
+		vfree(obj);
+	else if (memory == KSYM_HITGEN_MEM_KMALLOC)
+		kfree(obj);
+}
+
+static int ksym_hitgen_obj_memory_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(ksym_hitgen_obj_memory);
+	return 0;
+}
+
+static int ksym_hitgen_obj_memory_set(void *data, u64 val)
+{
+	if (val >= KSYM_HITGEN_MEM_NR)
+		return -ERANGE;
+	WRITE_ONCE(ksym_hitgen_obj_memory, val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_obj_memory_fops,
+			 ksym_hitgen_obj_memory_get,
+			 ksym_hitgen_obj_memory_set, "%llu\n");
+
+/*
  * object_count objects at once: all allocated and announced, then each
  * written N times, then each announced as freed and freed. After each
  * event, ksym_trigger_settle() waits until a watch the event's trigger
@@ -518,13 +608,14 @@ static int ksym_hitgen_object(void *data, u64 n)
 {
 	struct ksym_hitgen_obj *objs[KSYM_HITGEN_OBJECTS_MAX];
 	int i, nr = READ_ONCE(ksym_hitgen_objects), ret = 0, settled;
+	int memory = READ_ONCE(ksym_hitgen_obj_memory);
 
 	if (n > KSYM_HITGEN_MAX_N)
 		return -ERANGE;
 	/* Triggers just set: their slots are registered by a work item. */
 	ksym_trigger_sync();
 	for (i = 0; i < nr; i++) {
-		objs[i] = kzalloc(sizeof(*objs[i]), GFP_KERNEL);
+		objs[i] = ksym_hitgen_obj_new(memory, i);
 		if (!objs[i]) {
 			ret = -ENOMEM;
 			nr = i;
@@ -543,7 +634,7 @@ static int ksym_hitgen_object(void *data, u64 n)
 		settled = ksym_trigger_settle((unsigned long)objs[i]);
 		if (settled < 0 && !ret)
 			ret = settled;
-		kfree(objs[i]);
+		ksym_hitgen_obj_del(memory, objs[i]);
 	}
 	return ret;
 }
@@ -588,6 +679,76 @@ static noinline void ksym_hitgen_cache_loop(unsigned long n)
 	}
 }
 
+/*
+ * The planted use after free (uaf): N rounds of one object of
+ * ksym_hitgen_cache. ksym_hitgen_uaf_use() stores into its first word,
+ * the object is freed, and ksym_hitgen_uaf_stray_now() stores into that
+ * word right after kmem_cache_free() returns, on the same CPU; once
+ * KSYM_HITGEN_UAF_LATE_MS have passed, ksym_hitgen_uaf_stray_late() stores
+ * into it again. Two stray stores a round, the next round's allocation
+ * (ksym_trigger_settle() after it) takes the object back. KASAN's report
+ * of the planted stores is turned off: they are the test's, not a bug.
+ */
+#define KSYM_HITGEN_UAF_LATE_MS	20
+
+static noinline void ksym_hitgen_uaf_use(unsigned long *word, unsigned long v)
+{
+	WRITE_ONCE(*word, v);
+}
+
+static noinline void ksym_hitgen_uaf_stray_now(unsigned long *word,
+					       unsigned long v)
+{
+	kasan_disable_current();
+	WRITE_ONCE(*word, v);
+	kasan_enable_current();
+}
+
+static noinline void ksym_hitgen_uaf_stray_late(unsigned long *word,
+						unsigned long v)
+{
+	kasan_disable_current();
+	WRITE_ONCE(*word, v);
+	kasan_enable_current();
+}
+
+static noinline void ksym_hitgen_uaf(unsigned long n)
+{
+	unsigned long i, *word;
+	int settled;
+
+	ksym_trigger_sync();
+	for (i = 1; i <= n && ksym_hitgen_cache; i++) {
+		word = kmem_cache_alloc(ksym_hitgen_cache, GFP_KERNEL);
+		if (!word)
+			return;
+		ksym_trigger_settle((unsigned long)word);
+		ksym_hitgen_uaf_use(word, 0x1000 + i);
+		preempt_disable();
+		kmem_cache_free(ksym_hitgen_cache, word);
+		ksym_hitgen_uaf_stray_now(word, 0xdead0000 + i);
+		preempt_enable();
+		settled = ksym_trigger_settle((unsigned long)word);
+		msleep(KSYM_HITGEN_UAF_LATE_MS);
+		ksym_hitgen_uaf_stray_late(word, 0xbeef0000 + i);
+		if (settled < 0)
+			return;
+	}
+}
+
+/*
+ * A call that owns an object while it runs (call_scope): the function an
+ * entry and a return probe are put on, its object its first argument.
+ * Not static, so that the compiler keeps its name and its arguments.
+ */
+noinline void ksym_hitgen_scoped(struct ksym_hitgen_obj *obj, unsigned long n);
+noinline void ksym_hitgen_scoped(struct ksym_hitgen_obj *obj, unsigned long n)
+{
+	/* An entry probe's ksym_watch is live everywhere before the stores. */
+	ksym_trigger_settle((unsigned long)obj);
+	ksym_hitgen_obj_write(obj, n);
+}
+
 /* Stores into an object after its free event: a use after free. */
 static noinline void ksym_hitgen_obj_stray(struct ksym_hitgen_obj *obj,
 					   unsigned long n)
@@ -597,6 +758,115 @@ static noinline void ksym_hitgen_obj_stray(struct ksym_hitgen_obj *obj,
 	for (i = 1; i <= n; i++)
 		WRITE_ONCE(obj->count, i);
 }
+
+/*
+ * call_scope N: ksym_hitgen_scoped() stores 1..N into a kzalloc'd
+ * object's count through ksym_hitgen_obj_write(); once it has returned
+ * (and the return probe's ksym_unwatch has parked the slot everywhere),
+ * ksym_hitgen_obj_stray() stores 1..N into it again: N hits inside the
+ * call, none after.
+ */
+static noinline void ksym_hitgen_call_scope(unsigned long n)
+{
+	struct ksym_hitgen_obj *obj;
+
+	ksym_trigger_sync();
+	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+	if (!obj)
+		return;
+	ksym_hitgen_scoped(obj, n);
+	ksym_trigger_settle((unsigned long)obj);
+	ksym_hitgen_obj_stray(obj, n);
+	kfree(obj);
+}
+
+/*
+ * A local variable and who writes it (local, local_nested): the stack
+ * watch's case. ksym_hitgen_local() lets ksym_hitgen_local_callee() store
+ * 1..N into its local through a pointer (legitimate), then, once the
+ * nested call (if any) is back, an interrupt on its CPU runs
+ * ksym_hitgen_local_stray(), which stores N times through the pointer
+ * the function left in ksym_hitgen_local_leak (the planted bug; per CPU,
+ * so that tasks in the function on two CPUs each have their own). The
+ * local's address of the outermost call is kept for local_addr, so that
+ * a test can find its offset from the stack pointer an entry probe
+ * fetched.
+ */
+static DEFINE_PER_CPU(unsigned long *, ksym_hitgen_local_leak);
+static DEFINE_PER_CPU(unsigned long, ksym_hitgen_local_n);
+static unsigned long ksym_hitgen_local_addr;
+
+static noinline void ksym_hitgen_local_callee(unsigned long *local,
+					      unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(*local, i);
+}
+
+static noinline void ksym_hitgen_local_stray(void)
+{
+	unsigned long i, *p = this_cpu_read(ksym_hitgen_local_leak);
+
+	for (i = 1; i <= this_cpu_read(ksym_hitgen_local_n); i++)
+		WRITE_ONCE(*p, 0x5000 + i);
+}
+
+static void ksym_hitgen_local_irq_fn(struct irq_work *work)
+{
+	ksym_hitgen_local_stray();
+}
+
+/* Set up at load: a module's per-CPU initializers came out empty here. */
+static DEFINE_PER_CPU(struct irq_work, ksym_hitgen_local_work);
+
+/* Not static: probes find it by name, with its arguments where they were. */
+noinline unsigned long ksym_hitgen_local(unsigned long n, unsigned long depth);
+noinline unsigned long ksym_hitgen_local(unsigned long n, unsigned long depth)
+{
+	unsigned long local;
+	struct irq_work *work;
+
+	/* An entry probe's watch of the local is live everywhere. */
+	ksym_trigger_settle((unsigned long)&local);
+	ksym_hitgen_local_callee(&local, n);
+	if (depth > 1)
+		ksym_hitgen_local(n, depth - 1);
+	else
+		WRITE_ONCE(ksym_hitgen_local_addr, (unsigned long)&local);
+	/* Per CPU: two tasks in the function at once leak their own. */
+	preempt_disable();
+	this_cpu_write(ksym_hitgen_local_leak, &local);
+	this_cpu_write(ksym_hitgen_local_n, n);
+	work = this_cpu_ptr(&ksym_hitgen_local_work);
+	irq_work_queue(work);
+	preempt_enable();
+	irq_work_sync(work);
+	return READ_ONCE(local);
+}
+
+static noinline void ksym_hitgen_local_1(unsigned long n)
+{
+	/* Triggers just set: their slots are registered by a work item. */
+	ksym_trigger_sync();
+	ksym_hitgen_local(n, 1);
+}
+
+static noinline void ksym_hitgen_local_2(unsigned long n)
+{
+	ksym_trigger_sync();
+	ksym_hitgen_local(n, 2);
+}
+
+static int ksym_hitgen_local_addr_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(ksym_hitgen_local_addr);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_local_addr_fops,
+			 ksym_hitgen_local_addr_get, NULL, "0x%llx\n");
 
 /*
  * One object, its events and stores on this CPU with nothing between
@@ -852,9 +1122,18 @@ static int __init ksym_hitgen_init(void)
 		{ "event_hot",	ksym_hitgen_event_hot },
 		{ "cache_loop",	ksym_hitgen_cache_loop },
 		{ "write_softirq", ksym_hitgen_write_softirq },
+		{ "uaf",	ksym_hitgen_uaf },
+		{ "call_scope",	ksym_hitgen_call_scope },
+		{ "local",	ksym_hitgen_local_1 },
+		{ "local_nested", ksym_hitgen_local_2 },
 	};
 	int i;
 
+	for_each_possible_cpu(i) {
+		struct irq_work *work = per_cpu_ptr(&ksym_hitgen_local_work, i);
+
+		*work = IRQ_WORK_INIT_HARD(ksym_hitgen_local_irq_fn);
+	}
 	ksym_hitgen_cache = kmem_cache_create("ksym_hitgen_cache",
 					      KSYM_HITGEN_CACHE_SIZE, 0,
 					      SLAB_NO_MERGE, NULL);
@@ -874,6 +1153,10 @@ static int __init ksym_hitgen_init(void)
 				   &ksym_hitgen_object_fops);
 	debugfs_create_file_unsafe("object_count", 0600, ksym_hitgen_dir,
 				   NULL, &ksym_hitgen_objects_fops);
+	debugfs_create_file_unsafe("local_addr", 0400, ksym_hitgen_dir, NULL,
+				   &ksym_hitgen_local_addr_fops);
+	debugfs_create_file_unsafe("object_memory", 0600, ksym_hitgen_dir,
+				   NULL, &ksym_hitgen_obj_memory_fops);
 	debugfs_create_file_unsafe("object_now", 0200, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_object_now_fops);
 	debugfs_create_file_unsafe("object_now_irqon", 0200, ksym_hitgen_dir,
