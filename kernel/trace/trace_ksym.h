@@ -429,6 +429,8 @@ void ksym_log(const char *text, int err, int pos);
 int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 		     bool module_percpu);
 int ksym_btf_resolve_type(struct ksym_entry *e, struct ksym_target *t);
+bool ksym_btf_func_arg_struct(const char *func, const char *name, int index,
+			      char *out, size_t size);
 
 /* trace_ksym_watch.c: the watch set, under ksym_mutex */
 extern struct mutex ksym_mutex;

@@ -470,6 +470,56 @@ out:
 	return ret;
 }
 
+/**
+ * ksym_btf_func_arg_struct - the struct a function's pointer argument is of
+ * @func:  the function, as kallsyms and BTF name it (no "mod:")
+ * @name:  the argument's name in BTF, or NULL to take @index
+ * @index: the argument's position from 0, when @name is NULL
+ * @out:   "struct NAME" or "union NAME"
+ * @size:  bytes at @out
+ *
+ * For a probe event's argument ($argN or a BTF argument name), which the
+ * event's format only knows as a u64: its type, looked up in vmlinux BTF
+ * and then in modules'. Any context that may sleep.
+ *
+ * Return: true if the argument is a pointer to a named struct or union.
+ */
+bool ksym_btf_func_arg_struct(const char *func, const char *name, int index,
+			      char *out, size_t size)
+{
+	const struct btf_type *proto, *type;
+	const struct btf_param *param;
+	struct btf *btf = NULL;
+	bool ok = false;
+	s32 nr, i;
+
+	proto = btf_find_func_proto(func, &btf);
+	if (IS_ERR_OR_NULL(proto))
+		return false;
+	param = btf_get_func_param(proto, &nr);
+	if (IS_ERR_OR_NULL(param))
+		goto out;
+	for (i = 0; name && i < nr; i++)
+		if (!strcmp(btf_name_by_offset(btf, param[i].name_off), name))
+			break;
+	if (name)
+		index = i;
+	if (index < 0 || index >= nr)
+		goto out;
+	type = btf_type_skip_modifiers(btf, param[index].type, NULL);
+	if (!type || !btf_type_is_ptr(type))
+		goto out;
+	type = btf_type_skip_modifiers(btf, type->type, NULL);
+	if (!type || !btf_type_is_struct(type) || !type->name_off)
+		goto out;
+	ok = snprintf(out, size, "%s %s",
+		      __btf_type_is_struct(type) ? "struct" : "union",
+		      btf_name_by_offset(btf, type->name_off)) < size;
+out:
+	btf_put(btf);
+	return ok;
+}
+
 #else /* !CONFIG_PROBE_EVENTS_BTF_ARGS */
 
 int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
@@ -492,6 +542,12 @@ int ksym_btf_resolve_type(struct ksym_entry *e, struct ksym_target *t)
 	t->canon[0] = '\0';
 	t->typed = false;
 	return ksym_entry_fail(e, KSYM_ERR_NO_BTF, t->cast_pos, -EINVAL);
+}
+
+bool ksym_btf_func_arg_struct(const char *func, const char *name, int index,
+			      char *out, size_t size)
+{
+	return false;
 }
 
 #endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */

@@ -72,6 +72,7 @@
 
 #include "trace.h"
 #include "trace_stat.h"
+#include "trace_dynevent.h"
 #include "trace_ksym.h"
 
 enum ksym_dyn_state {
@@ -1689,6 +1690,110 @@ static bool ksym_field_struct(const char *type, char *out, size_t size)
 	return true;
 }
 
+static bool ksym_btf_ident(const char *s);
+
+#ifdef CONFIG_DYNAMIC_EVENTS
+/*
+ * The function and what was fetched for argument @field of probe event
+ * @call, from the probe's definition as dynamic_events shows it:
+ * "p:GROUP/EVENT [MOD:]SYMBOL[+OFFSET] NAME=FETCH..." (kprobe, "r" for a
+ * return probe) or "f:GROUP/EVENT SYMBOL[%return] NAME=FETCH..." (fprobe).
+ * Cut in place in @text. Only arguments at the function's entry, or saved
+ * there for its return: a probe at +OFFSET has none.
+ */
+static bool ksym_probe_def_arg(char *text, const char *field, char **func,
+			       char **fetch)
+{
+	char *tok = strsep(&text, " "), *eq;
+
+	if (!tok || !strchr("prf", tok[0]))
+		return false;
+	*func = strsep(&text, " ");
+	if (!*func || strchr(*func, '+'))
+		return false;
+	(*func)[strcspn(*func, "%")] = '\0';
+	if (strchr(*func, ':'))
+		*func = strchr(*func, ':') + 1;
+	while ((tok = strsep(&text, " "))) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (!strcmp(tok, field)) {
+			*fetch = eq + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The struct a kprobe's or fprobe's argument @field points to, where BTF
+ * knows it: the event's format has a u64, but the probe fetched its
+ * function's argument N ($argN, in an entry or a return probe) or the
+ * argument BTF names. "struct NAME" at @out. Called with event_mutex
+ * held (trigger files are written under it), which keeps the list of
+ * dynamic events.
+ */
+static bool ksym_probe_arg_struct(struct trace_event_call *call,
+				  const char *field, char *out, size_t size)
+{
+	char *func = NULL, *fetch = NULL, *name = NULL;
+	struct seq_file m = { .size = PAGE_SIZE - 1 };
+	struct dyn_event *ev;
+	int index = -1;
+	bool ok = false;
+
+	if (!(call->flags & (TRACE_EVENT_FL_KPROBE | TRACE_EVENT_FL_FPROBE)))
+		return false;
+	lockdep_assert_held(&event_mutex);
+	m.buf = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!m.buf)
+		return false;
+	for_each_dyn_event(ev) {
+		if (ev->ops->match(call->class->system, trace_event_name(call),
+				   0, NULL, ev)) {
+			ev->ops->show(&m, ev);
+			break;
+		}
+	}
+	if (!m.count || m.count >= m.size)
+		goto out;
+	m.buf[strcspn(m.buf, "\n")] = '\0';
+	if (!ksym_probe_def_arg(m.buf, field, &func, &fetch))
+		goto out;
+	if (str_has_prefix(fetch, "$arg")) {
+		if (kstrtoint(fetch + strlen("$arg"), 10, &index) || index < 1)
+			goto out;
+		index--;
+	} else if (ksym_btf_ident(fetch)) {
+		name = fetch;
+	} else {
+		goto out;
+	}
+	ok = ksym_btf_func_arg_struct(func, name, index, out, size);
+out:
+	kfree(m.buf);
+	return ok;
+}
+#else
+static bool ksym_probe_arg_struct(struct trace_event_call *call,
+				  const char *field, char *out, size_t size)
+{
+	return false;
+}
+#endif
+
+/* An identifier, as BTF names an argument. */
+static bool ksym_btf_ident(const char *s)
+{
+	if (!isalpha(*s) && *s != '_')
+		return false;
+	while (isalnum(*s) || *s == '_')
+		s++;
+	return !*s;
+}
+
 /*
  * The "+OFFSET" or "-OFFSET" that ends @path (a struct path's, or a frame
  * offset from a stack pointer a probe fetched), cut off; @param and @pos
@@ -1740,8 +1845,8 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	unsigned long size = 0, nr;
 	long off = 0;
 	int n, ret, field_pos, len_pos = 0;
+	bool is_addr = false, probe_typed = false;
 	unsigned int len = 0;
-	bool is_addr = false;
 
 	*count = NULL;
 	if (!t || !name)
@@ -1825,6 +1930,17 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	if (!f)
 		return ksym_entry_fail(e, KSYM_ERR_T_NO_FIELD, field_pos,
 				       -ENOENT);
+	/* A probe's argument that BTF types: its struct, as if cast. */
+	if (!is_addr &&
+	    ksym_probe_arg_struct(file->event_call, f->name, type,
+				  sizeof(type))) {
+		probe_typed = true;
+		is_addr = true;
+		if (!trig->unwatch) {
+			t->cast = type;
+			t->cast_pos = field_pos;
+		}
+	}
 	/*
 	 * An address: a pointer, or a number the user says holds one (a
 	 * probe's u64 argument, an unsigned long call_site). Never a count
@@ -1841,7 +1957,8 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 	if (trig->unwatch) {
 		trig->off = off;
 		trig->canon = kasprintf(GFP_KERNEL, "%s%s%s",
-					is_addr ? KSYM_VOID_CAST : "",
+					is_addr && !probe_typed ?
+					KSYM_VOID_CAST : "",
 					f->name, off_str);
 		return trig->canon ? 0 : -ENOMEM;
 	}
