@@ -176,7 +176,7 @@ ARM64_ENV = KSYM_ARCH=arm64 KSYM_OBJ=$(CURDIR)/$(BUILD)/obj-arm64 \
 # ARM64_TESTS: the cases (KSYM_TESTS), default all; CI runs ARM64_CI_TESTS,
 # the step over and a case of each kind, to stay within its time.
 ARM64_TESTS ?=
-ARM64_CI_TESTS = test.d/ksym/ksym-step-over.tc,test.d/ksym/ksym-trace-cmd.tc,test.d/ksym/ksym-trigger-object.tc,test.d/ksym/ksym-trigger-now.tc,test.d/ksym/ksym-arm-at-once.tc,test.d/ksym/ksym-old-new.tc,test.d/ksym/ksym-basic.tc,test.d/ksym/ksym-hitgen-exact.tc,test.d/ksym/ksym-cpulist.tc,test.d/ksym/ksym-percpu.tc,test.d/ksym/ksym-hotplug.tc,test.d/ksym/ksym-field.tc,test.d/ksym/ksym-hit-context.tc,test.d/ksym/ksym-branches.tc,test.d/ksym/ksym-ctl-record.tc,test.d/ksym/ksym-module-unload.tc,test.d/ksym/ksym-memory-checks.tc,test.d/ksym/ksym_syntax_errors.tc,test.d/ksym/ksym-perf.tc
+ARM64_CI_TESTS = test.d/ksym/ksym-step-over.tc,test.d/ksym/ksym-local.tc,test.d/ksym/ksym-call-scope.tc,test.d/ksym/ksym-trigger-vmalloc.tc,test.d/ksym/ksym-trace-cmd.tc,test.d/ksym/ksym-trigger-object.tc,test.d/ksym/ksym-trigger-now.tc,test.d/ksym/ksym-arm-at-once.tc,test.d/ksym/ksym-old-new.tc,test.d/ksym/ksym-basic.tc,test.d/ksym/ksym-hitgen-exact.tc,test.d/ksym/ksym-cpulist.tc,test.d/ksym/ksym-percpu.tc,test.d/ksym/ksym-hotplug.tc,test.d/ksym/ksym-field.tc,test.d/ksym/ksym-hit-context.tc,test.d/ksym/ksym-branches.tc,test.d/ksym/ksym-ctl-record.tc,test.d/ksym/ksym-module-unload.tc,test.d/ksym/ksym-memory-checks.tc,test.d/ksym/ksym_syntax_errors.tc,test.d/ksym/ksym-perf.tc
 
 check-arm64-build: deps tree
 	bash scripts/install-deps.sh --arm64
