@@ -664,6 +664,12 @@ static noinline void ksym_hitgen_event_hot(unsigned long n)
 #define KSYM_HITGEN_CACHE_SIZE	200
 static struct kmem_cache *ksym_hitgen_cache;
 
+/* A constructor keeps the allocator's own words out of the object. */
+static void ksym_hitgen_cache_ctor(void *obj)
+{
+	memset(obj, 0, KSYM_HITGEN_CACHE_SIZE);
+}
+
 static noinline void ksym_hitgen_cache_loop(unsigned long n)
 {
 	unsigned long i;
@@ -686,8 +692,11 @@ static noinline void ksym_hitgen_cache_loop(unsigned long n)
  * word right after kmem_cache_free() returns, on the same CPU; once
  * KSYM_HITGEN_UAF_LATE_MS have passed, ksym_hitgen_uaf_stray_late() stores
  * into it again. Two stray stores a round, the next round's allocation
- * (ksym_trigger_settle() after it) takes the object back. KASAN's report
- * of the planted stores is turned off: they are the test's, not a bug.
+ * (ksym_trigger_settle() after it) takes the object back. The cache has a
+ * constructor, so that neither SLUB's free pointer nor KASAN's free
+ * metadata (its quarantine link) is in the object: the planted stores
+ * corrupt nothing of the allocator's. KASAN's report of them is turned
+ * off: they are the test's, not a bug.
  */
 #define KSYM_HITGEN_UAF_LATE_MS	20
 
@@ -714,14 +723,26 @@ static noinline void ksym_hitgen_uaf_stray_late(unsigned long *word,
 
 static noinline void ksym_hitgen_uaf(unsigned long n)
 {
-	unsigned long i, *word;
+	unsigned long i, *word, *pin;
 	int settled;
 
 	ksym_trigger_sync();
 	for (i = 1; i <= n && ksym_hitgen_cache; i++) {
-		word = kmem_cache_alloc(ksym_hitgen_cache, GFP_KERNEL);
-		if (!word)
+		/*
+		 * An object of the same slab stays allocated through the
+		 * round, so that the slab's page is not given back to the
+		 * page allocator under the late store.
+		 */
+		pin = kmem_cache_alloc(ksym_hitgen_cache, GFP_KERNEL);
+		if (!pin)
 			return;
+		word = kmem_cache_alloc(ksym_hitgen_cache, GFP_KERNEL);
+		if (!word || virt_to_folio(word) != virt_to_folio(pin)) {
+			if (word)
+				kmem_cache_free(ksym_hitgen_cache, word);
+			kmem_cache_free(ksym_hitgen_cache, pin);
+			return;
+		}
 		ksym_trigger_settle((unsigned long)word);
 		ksym_hitgen_uaf_use(word, 0x1000 + i);
 		preempt_disable();
@@ -731,6 +752,7 @@ static noinline void ksym_hitgen_uaf(unsigned long n)
 		settled = ksym_trigger_settle((unsigned long)word);
 		msleep(KSYM_HITGEN_UAF_LATE_MS);
 		ksym_hitgen_uaf_stray_late(word, 0xbeef0000 + i);
+		kmem_cache_free(ksym_hitgen_cache, pin);
 		if (settled < 0)
 			return;
 	}
@@ -786,14 +808,12 @@ static noinline void ksym_hitgen_call_scope(unsigned long n)
  * 1..N into its local through a pointer (legitimate), then, once the
  * nested call (if any) is back, an interrupt on its CPU runs
  * ksym_hitgen_local_stray(), which stores N times through the pointer
- * the function left in ksym_hitgen_local_leak (the planted bug; per CPU,
- * so that tasks in the function on two CPUs each have their own). The
+ * the function handed it (the planted bug; each call its own work, so
+ * that tasks in the function at once each have their own). The
  * local's address of the outermost call is kept for local_addr, so that
  * a test can find its offset from the stack pointer an entry probe
  * fetched.
  */
-static DEFINE_PER_CPU(unsigned long *, ksym_hitgen_local_leak);
-static DEFINE_PER_CPU(unsigned long, ksym_hitgen_local_n);
 static unsigned long ksym_hitgen_local_addr;
 
 static noinline void ksym_hitgen_local_callee(unsigned long *local,
@@ -805,28 +825,39 @@ static noinline void ksym_hitgen_local_callee(unsigned long *local,
 		WRITE_ONCE(*local, i);
 }
 
-static noinline void ksym_hitgen_local_stray(void)
-{
-	unsigned long i, *p = this_cpu_read(ksym_hitgen_local_leak);
+/* The interrupt's work: the pointer it was handed, and how often. */
+struct ksym_hitgen_stray_work {
+	struct irq_work	work;
+	unsigned long	*leak;
+	unsigned long	n;
+};
 
-	for (i = 1; i <= this_cpu_read(ksym_hitgen_local_n); i++)
+static noinline void ksym_hitgen_local_stray(unsigned long *p,
+					     unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++)
 		WRITE_ONCE(*p, 0x5000 + i);
 }
 
 static void ksym_hitgen_local_irq_fn(struct irq_work *work)
 {
-	ksym_hitgen_local_stray();
-}
+	struct ksym_hitgen_stray_work *w =
+		container_of(work, struct ksym_hitgen_stray_work, work);
 
-/* Set up at load: a module's per-CPU initializers came out empty here. */
-static DEFINE_PER_CPU(struct irq_work, ksym_hitgen_local_work);
+	ksym_hitgen_local_stray(w->leak, w->n);
+}
 
 /* Not static: probes find it by name, with its arguments where they were. */
 noinline unsigned long ksym_hitgen_local(unsigned long n, unsigned long depth);
 noinline unsigned long ksym_hitgen_local(unsigned long n, unsigned long depth)
 {
+	struct ksym_hitgen_stray_work stray = {
+		.work	= IRQ_WORK_INIT_HARD(ksym_hitgen_local_irq_fn),
+		.n	= n,
+	};
 	unsigned long local;
-	struct irq_work *work;
 
 	/* An entry probe's watch of the local is live everywhere. */
 	ksym_trigger_settle((unsigned long)&local);
@@ -835,14 +866,10 @@ noinline unsigned long ksym_hitgen_local(unsigned long n, unsigned long depth)
 		ksym_hitgen_local(n, depth - 1);
 	else
 		WRITE_ONCE(ksym_hitgen_local_addr, (unsigned long)&local);
-	/* Per CPU: two tasks in the function at once leak their own. */
-	preempt_disable();
-	this_cpu_write(ksym_hitgen_local_leak, &local);
-	this_cpu_write(ksym_hitgen_local_n, n);
-	work = this_cpu_ptr(&ksym_hitgen_local_work);
-	irq_work_queue(work);
-	preempt_enable();
-	irq_work_sync(work);
+	/* The leak: an interrupt on this CPU, waited for, stores through it. */
+	stray.leak = &local;
+	irq_work_queue(&stray.work);
+	irq_work_sync(&stray.work);
 	return READ_ONCE(local);
 }
 
@@ -1129,14 +1156,10 @@ static int __init ksym_hitgen_init(void)
 	};
 	int i;
 
-	for_each_possible_cpu(i) {
-		struct irq_work *work = per_cpu_ptr(&ksym_hitgen_local_work, i);
-
-		*work = IRQ_WORK_INIT_HARD(ksym_hitgen_local_irq_fn);
-	}
 	ksym_hitgen_cache = kmem_cache_create("ksym_hitgen_cache",
 					      KSYM_HITGEN_CACHE_SIZE, 0,
-					      SLAB_NO_MERGE, NULL);
+					      SLAB_NO_MERGE,
+					      ksym_hitgen_cache_ctor);
 	ksym_hitgen_dir = debugfs_create_dir("ksym_hitgen", NULL);
 	for (i = 0; i < ARRAY_SIZE(files); i++)
 		debugfs_create_file_unsafe(files[i].name, 0200, ksym_hitgen_dir,

@@ -263,6 +263,7 @@ static inline struct ksym_last *ksym_watch_last(struct ksym_watch *watch,
 	C(BAD_ADDR,	"Invalid address: expected 0x and hexadecimal digits"), \
 	C(USER_ADDR,	"User-space address: only kernel addresses can be watched"), \
 	C(NO_MEMORY_AT,	"No kernel memory at this address: nothing is mapped there"), \
+	C(STACK_REGS,	"The top of a task stack, where the entry code saves registers: not safe to watch"), \
 	C(INIT_FREED,	"Init memory, freed after initialization"),	\
 	C(BAD_LEN,	"Length must be 1, 2, 4 or 8"),			\
 	C(NEED_LEN,	"No length known for SYMBOL+OFFSET or an address: give /LEN"), \
@@ -294,7 +295,7 @@ static inline struct ksym_last *ksym_watch_last(struct ksym_watch *watch,
 	C(NO_MEM,	"Out of memory"),				\
 	C(ROLLBACK,	"Failed write not fully undone: a watch lost CPUs, see ksym_trace_filter"), \
 	C(TOO_HOT,	"Watch disarmed: more hits per second on a CPU than ksym_max_hit_rate; write it again to re-arm"), \
-	C(T_SYNTAX,	"Expected ksym_watch:[(struct TYPE)|(void *)]FIELD[.MEMBER|[N]...][+OFFSET][/LEN]:ACCESS[:N] or ksym_unwatch:[(void *)]FIELD[:N]"), \
+	C(T_SYNTAX,	"Expected ksym_watch:[(struct TYPE)|(void *)]FIELD[.MEMBER|[N]...][{+|-}OFFSET][/LEN]:ACCESS[:N] or ksym_unwatch:[(void *)]FIELD[{+|-}OFFSET][:N]"), \
 	C(T_NO_FIELD,	"No such field in this event: its format file lists them"), \
 	C(T_NOT_ADDR,	"This field cannot hold an address: it must be 8 bytes, a pointer, or cast ((struct TYPE) or (void *)) to say it holds one"), \
 	C(T_NEED_TYPE,	"A field path needs a type: the field's own (a struct pointer) or a cast (struct TYPE)"), \
@@ -413,6 +414,7 @@ struct module;
 int ksym_parse_entry(struct ksym_entry *e);
 int ksym_parse_access(const char *s, unsigned int *access);
 bool ksym_addr_vmalloc(unsigned long addr, unsigned int len);
+bool ksym_addr_stack_regs(unsigned long addr, unsigned int len);
 bool ksym_addr_stays_ram(unsigned long addr, unsigned int len,
 			 const struct module *mod);
 int ksym_parse_cast(struct ksym_entry *e, char *s, int pos,

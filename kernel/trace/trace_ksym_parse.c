@@ -423,6 +423,37 @@ bool ksym_addr_vmalloc(unsigned long addr, unsigned int len)
 	       is_vmalloc_addr((void *)last);
 }
 
+#ifndef TOP_OF_KERNEL_STACK_PADDING
+#define TOP_OF_KERNEL_STACK_PADDING 0
+#endif
+
+/**
+ * ksym_addr_stack_regs - whether a vmalloc range may hold a stack's pt_regs
+ * @addr: its first byte
+ * @len:  its length
+ *
+ * The top of a task stack, where the entry code saves the interrupted
+ * registers. x86's NMI entry from user mode copies its frame there: a
+ * write breakpoint on it takes a #DB inside that copy, whose IRET lets a
+ * second NMI in over the first's frame (traps.c says as much: "except a
+ * HW_BREAKPOINT_W on our stack"). vmap'd stacks are THREAD_SIZE-aligned
+ * in vmalloc space, and which vmalloc area is a stack cannot be asked
+ * without a lock: the top pt_regs of every such block is refused.
+ *
+ * Return: true if the range is in vmalloc space and reaches into the
+ * pt_regs at the top of a THREAD_SIZE-aligned block.
+ */
+bool ksym_addr_stack_regs(unsigned long addr, unsigned int len)
+{
+	unsigned long last = addr + len - 1;
+	unsigned long regs = THREAD_SIZE - TOP_OF_KERNEL_STACK_PADDING -
+			     sizeof(struct pt_regs);
+
+	return ksym_addr_vmalloc(addr, len) &&
+	       ((last & (THREAD_SIZE - 1)) >= regs ||
+		(addr & ~(THREAD_SIZE - 1)) != (last & ~(THREAD_SIZE - 1)));
+}
+
 /**
  * ksym_addr_stays_ram - whether a watched range may be read on every hit
  * @addr: its first byte
@@ -451,13 +482,18 @@ bool ksym_addr_stays_ram(unsigned long addr, unsigned int len,
 		return true;
 	if (ksym_addr_module_space(addr, len))
 		return true;
-	/* Per-CPU data of the kernel and modules: boot memory, reserved. */
-	if (is_kernel_percpu_address(addr) || is_module_percpu_address(addr))
+	/* The direct map first: a trigger's object, at every hit. */
+	if (virt_addr_valid((void *)addr) && virt_addr_valid((void *)last) &&
+	    !PageReserved(virt_to_page((void *)addr)) &&
+	    !PageReserved(virt_to_page((void *)last)))
 		return true;
-	return virt_addr_valid((void *)addr) &&
-	       virt_addr_valid((void *)last) &&
-	       !PageReserved(virt_to_page((void *)addr)) &&
-	       !PageReserved(virt_to_page((void *)last));
+	if (ksym_addr_vmalloc(addr, len))
+		return false;
+	/*
+	 * Per-CPU data of the kernel and modules: boot memory, reserved. Its
+	 * lookup walks every CPU and module, so it comes last.
+	 */
+	return is_kernel_percpu_address(addr) || is_module_percpu_address(addr);
 }
 
 /* Every CPU's copy of a per-CPU watch is mapped RAM. */
@@ -539,6 +575,8 @@ static int ksym_check_memory(struct ksym_entry *e)
 		return 0;
 	if (!ksym_pfn_of(addr, &pfn))
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
+	if (ksym_addr_stack_regs(addr, spec->len))
+		return ksym_entry_fail(e, KSYM_ERR_STACK_REGS, 0, -EINVAL);
 	/*
 	 * Device memory is watched, never read. So is the rest of vmalloc
 	 * space: it is RAM now, but vmalloc and ioremap share one range, and

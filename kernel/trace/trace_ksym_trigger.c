@@ -634,7 +634,8 @@ static void ksym_dyn_sync_fn(struct irq_work *work)
  * while watched, as ksym_addr_stays_ram() says (the direct map, the kernel
  * image, module space), or vmalloc space (vmalloc'd objects, vmap'd
  * stacks), which is watched and never read: a vfree() may leave a
- * device's registers at the address. No other device memory, no user
+ * device's registers at the address. Not the registers saved at a
+ * stack's top (ksym_addr_stack_regs()), no other device memory, no user
  * address.
  */
 static bool ksym_dyn_addr_ok(unsigned long addr, unsigned int len)
@@ -642,7 +643,8 @@ static bool ksym_dyn_addr_ok(unsigned long addr, unsigned int len)
 	return IS_ALIGNED(addr, len) &&
 	       !init_section_intersects((void *)addr, len) &&
 	       (ksym_addr_stays_ram(addr, len, NULL) ||
-		ksym_addr_vmalloc(addr, len));
+		(ksym_addr_vmalloc(addr, len) &&
+		 !ksym_addr_stack_regs(addr, len)));
 }
 
 static unsigned long ksym_trigger_field(struct ksym_trigger *trig, void *rec)
@@ -1727,22 +1729,47 @@ static bool ksym_probe_def_arg(char *text, const char *field, char **func,
 	return false;
 }
 
+/* The struct of @field in one probe's definition, @m's text: see below. */
+static bool ksym_probe_def_struct(struct seq_file *m, const char *field,
+				  char *out, size_t size)
+{
+	char *func = NULL, *fetch = NULL, *name = NULL;
+	int index = -1;
+
+	if (!m->count || m->count >= m->size)
+		return false;
+	m->buf[m->count] = '\0';
+	m->buf[strcspn(m->buf, "\n")] = '\0';
+	if (!ksym_probe_def_arg(m->buf, field, &func, &fetch))
+		return false;
+	if (str_has_prefix(fetch, "$arg")) {
+		if (kstrtoint(fetch + strlen("$arg"), 10, &index) || index < 1)
+			return false;
+		index--;
+	} else if (ksym_btf_ident(fetch)) {
+		name = fetch;
+	} else {
+		return false;
+	}
+	return ksym_btf_func_arg_struct(func, name, index, out, size);
+}
+
 /*
  * The struct a kprobe's or fprobe's argument @field points to, where BTF
  * knows it: the event's format has a u64, but the probe fetched its
  * function's argument N ($argN, in an entry or a return probe) or the
- * argument BTF names. "struct NAME" at @out. Called with event_mutex
- * held (trigger files are written under it), which keeps the list of
- * dynamic events.
+ * argument BTF names. An event may have several probes (on several
+ * functions): each must give the same struct. "struct NAME" at @out.
+ * Called with event_mutex held (trigger files are written under it),
+ * which keeps the list of dynamic events.
  */
 static bool ksym_probe_arg_struct(struct trace_event_call *call,
 				  const char *field, char *out, size_t size)
 {
-	char *func = NULL, *fetch = NULL, *name = NULL;
 	struct seq_file m = { .size = PAGE_SIZE - 1 };
+	char one[KSYM_NAME_LEN];
 	struct dyn_event *ev;
-	int index = -1;
-	bool ok = false;
+	bool found = false;
 
 	if (!(call->flags & (TRACE_EVENT_FL_KPROBE | TRACE_EVENT_FL_FPROBE)))
 		return false;
@@ -1751,30 +1778,22 @@ static bool ksym_probe_arg_struct(struct trace_event_call *call,
 	if (!m.buf)
 		return false;
 	for_each_dyn_event(ev) {
-		if (ev->ops->match(call->class->system, trace_event_name(call),
-				   0, NULL, ev)) {
-			ev->ops->show(&m, ev);
+		if (!ev->ops->match(call->class->system, trace_event_name(call),
+				    0, NULL, ev))
+			continue;
+		m.count = 0;
+		ev->ops->show(&m, ev);
+		if (!ksym_probe_def_struct(&m, field, one, sizeof(one)) ||
+		    (found && strcmp(one, out))) {
+			found = false;
 			break;
 		}
+		if (!found && strscpy(out, one, size) < 0)
+			break;
+		found = true;
 	}
-	if (!m.count || m.count >= m.size)
-		goto out;
-	m.buf[strcspn(m.buf, "\n")] = '\0';
-	if (!ksym_probe_def_arg(m.buf, field, &func, &fetch))
-		goto out;
-	if (str_has_prefix(fetch, "$arg")) {
-		if (kstrtoint(fetch + strlen("$arg"), 10, &index) || index < 1)
-			goto out;
-		index--;
-	} else if (ksym_btf_ident(fetch)) {
-		name = fetch;
-	} else {
-		goto out;
-	}
-	ok = ksym_btf_func_arg_struct(func, name, index, out, size);
-out:
 	kfree(m.buf);
-	return ok;
+	return found;
 }
 #else
 static bool ksym_probe_arg_struct(struct trace_event_call *call,
