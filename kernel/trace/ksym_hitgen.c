@@ -723,28 +723,24 @@ static noinline void ksym_hitgen_uaf_stray_late(unsigned long *word,
 
 static noinline void ksym_hitgen_uaf(unsigned long n)
 {
-	unsigned long i, *word, *pin;
+	unsigned long i, *word;
+	struct folio *folio;
 	int settled;
 
 	ksym_trigger_sync();
 	for (i = 1; i <= n && ksym_hitgen_cache; i++) {
-		/*
-		 * An object of the same slab stays allocated through the
-		 * round, so that the slab's page is not given back to the
-		 * page allocator under the late store.
-		 */
-		pin = kmem_cache_alloc(ksym_hitgen_cache, GFP_KERNEL);
-		if (!pin)
-			return;
 		word = kmem_cache_alloc(ksym_hitgen_cache, GFP_KERNEL);
-		if (!word || virt_to_folio(word) != virt_to_folio(pin)) {
-			if (word)
-				kmem_cache_free(ksym_hitgen_cache, word);
-			kmem_cache_free(ksym_hitgen_cache, pin);
+		if (!word)
 			return;
-		}
 		ksym_trigger_settle((unsigned long)word);
 		ksym_hitgen_uaf_use(word, 0x1000 + i);
+		/*
+		 * A reference to the slab's page keeps it from the page
+		 * allocator until the late store is done, should SLUB give
+		 * the emptied slab back meanwhile.
+		 */
+		folio = virt_to_folio(word);
+		folio_get(folio);
 		preempt_disable();
 		kmem_cache_free(ksym_hitgen_cache, word);
 		ksym_hitgen_uaf_stray_now(word, 0xdead0000 + i);
@@ -752,7 +748,7 @@ static noinline void ksym_hitgen_uaf(unsigned long n)
 		settled = ksym_trigger_settle((unsigned long)word);
 		msleep(KSYM_HITGEN_UAF_LATE_MS);
 		ksym_hitgen_uaf_stray_late(word, 0xbeef0000 + i);
-		kmem_cache_free(ksym_hitgen_cache, pin);
+		folio_put(folio);
 		if (settled < 0)
 			return;
 	}
