@@ -50,6 +50,11 @@ int fuzz_records_split(const uint8_t *data, size_t size,
 		       struct fuzz_record **out);
 void fuzz_records_free(struct fuzz_record *recs, int nr);
 
+/* Record @r as libtracecmd hands one out, at time @ts. */
+struct tep_record;
+void fuzz_tep_record(struct tep_record *rec, const struct fuzz_record *r,
+		     unsigned long long ts);
+
 /*
  * A file of the tools' tree, e.g. "ksym-ctl/tests/ksym-hitgen.dat": under
  * $KSYM_FUZZ_TOOLS when set, else under the tools/ directory the harness

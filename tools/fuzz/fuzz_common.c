@@ -49,6 +49,17 @@ int fuzz_records_split(const uint8_t *data, size_t size,
 	return nr;
 }
 
+void fuzz_tep_record(struct tep_record *rec, const struct fuzz_record *r,
+		     unsigned long long ts)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->ts = ts;
+	rec->cpu = r->cpu;
+	rec->missed_events = r->lost;
+	rec->data = r->data;
+	rec->size = r->size;
+}
+
 void fuzz_records_free(struct fuzz_record *recs, int nr)
 {
 	int i;

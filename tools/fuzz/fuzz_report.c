@@ -81,14 +81,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();	/* every fixture has ksym_hit */
 	nr = fuzz_records_split(data + 1, size - 1, &recs);
 	for (i = 0; i < nr; i++) {
-		struct tep_record rec = {
-			.ts		= 1000 * (i + 1),
-			.cpu		= recs[i].cpu,
-			.missed_events	= recs[i].lost,
-			.data		= recs[i].data,
-			.size		= recs[i].size,
-		};
+		struct tep_record rec;
 
+		fuzz_tep_record(&rec, &recs[i], 1000 * (i + 1));
 		if (tracedat_reader_add(rd, &rec, rec.cpu))
 			break;
 	}

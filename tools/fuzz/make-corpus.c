@@ -21,6 +21,7 @@
 #include <trace-cmd.h>
 
 #include "fuzz.h"
+#include "tests/uaf_formats.h"
 
 #define MAX_RECS	64
 
@@ -557,6 +558,106 @@ static void text_seeds(void)
 	text_seed("filter", "filter-kallsyms-hits", buf, n);
 }
 
+/* uaf ------------------------------------------------------------------ */
+
+/* The records of ksym-ctl uaf's instance, as the kernel lays them out. */
+static void u_free(FILE *f, int cpu, unsigned short id, unsigned long long ptr)
+{
+	unsigned long long site = 0xffffffffa000008fULL;
+	unsigned long long stack[4] = { 0xffffffff81100010ULL, site,
+					0xffffffff81100910ULL };
+	struct uaf_rec r;
+
+	uaf_rec_kmem(&r, id, site, ptr, "ksym_hitgen_cache");
+	put_rec(f, cpu, r.b, r.n);
+	uaf_rec_kstack(&r, stack, 4, 3);
+	put_rec(f, cpu, r.b, r.n);
+}
+
+static void u_alloc(FILE *f, int cpu, unsigned short id, unsigned long long ptr)
+{
+	struct uaf_rec r;
+
+	uaf_rec_kmem(&r, id, 0xffffffffa0000010ULL, ptr, NULL);
+	put_rec(f, cpu, r.b, r.n);
+}
+
+static void u_hit(FILE *f, int cpu, unsigned long long addr, unsigned long long ip,
+		  unsigned long long value, const char *sym, unsigned long long frame)
+{
+	unsigned long long ips[2] = { ip, frame };
+	struct uaf_rec r;
+
+	uaf_rec_hit(&r, addr, ip, value, sym);
+	put_rec(f, cpu, r.b, r.n);
+	uaf_rec_stack(&r, ips, 2);
+	put_rec(f, cpu, r.b, r.n);
+}
+
+#define UAF_TRIGGER	"ksym_watch:ptr/8:rw-:unlimited if name == \"ksym_hitgen_cache\"\n"
+#define UAF_ROWS	"# Event  Trigger  Slots  Armed  Missed  Refused  Unwatched  TooHot  Live  Hits  Window(last/max ns)  Stray\n" \
+			"kmem:kmem_cache_free  ksym_watch:ptr/8:rw-  4/4  3  0  0  2  0  1  6  169843/1024008  0\n" \
+			"kmem:kmem_cache_alloc  ksym_unwatch:ptr  0/0  0  0  0  0  0  0  0  0/0  0\n"
+
+static FILE *uaf_seed_head(const char *name, int sel, const char *trig,
+			   const char *rows)
+{
+	FILE *f = seed("uaf", name);
+
+	fputc(sel, f);
+	fwrite(trig, 1, strlen(trig) + 1, f);
+	fwrite(rows, 1, strlen(rows) + 1, f);
+	return f;
+}
+
+static void uaf_seeds(void)
+{
+	const unsigned long long obj = 0xff11000003a1c400ULL;
+	struct uaf_rec r;
+	FILE *f;
+	int i;
+
+	/* The planted use after free: 3 rounds (the test VM's scenario). */
+	f = uaf_seed_head("planted", 0x40, UAF_TRIGGER, UAF_ROWS);
+	/* ksym-ctl's probe of the direct map: order-2 pages, their kmalloc */
+	uaf_rec_page(&r, 0x3f5b0, 2, 130);
+	put_rec(f, 0, r.b, r.n);
+	uaf_rec_kmem(&r, UAF_ID_KMALLOC, 0xffffffffa0000010ULL,
+		     0xff1100003f5b0000ULL, NULL);
+	uaf_rec_u64(&r, 32, 16384);
+	put_rec(f, 0, r.b, r.n);
+	for (i = 1; i <= 3; i++) {
+		u_alloc(f, 1, UAF_ID_CACHE_ALLOC, obj);
+		u_free(f, 1, UAF_ID_CACHE_FREE, obj);
+		u_hit(f, 1, obj, 0xffffffff81100810ULL, 0, "ptr", 0xffffffff81100410ULL);
+		u_hit(f, 1, obj, 0xffffffffa000021aULL, 0xdead0000 + i, "ptr",
+		      0xffffffffa00000a0ULL);
+		u_hit(f, 0, obj, 0xffffffffa0000310ULL, 0xbeef0000 + i, "ptr",
+		      0xffffffffa00000b0ULL);
+	}
+	/* The slab page given out again, and written by its new owner. */
+	uaf_rec_page(&r, 0x3a1c, 0, 7);
+	put_rec(f, 0, r.b, r.n);
+	u_hit(f, 0, obj, 0xffffffff81100910ULL, 0, "ptr", 0);
+	fclose(f);
+	/* The same as JSON, with -v, and another watch's hit between. */
+	f = uaf_seed_head("planted-json-v", 0x46, UAF_TRIGGER, UAF_ROWS);
+	u_free(f, 1, UAF_ID_CACHE_FREE, obj);
+	u_hit(f, 0, 0xffffffff82000000ULL, 0xffffffff81100910ULL, 1, "pid_max", 0);
+	u_hit(f, 1, obj + 8, 0xffffffffa000021aULL, 0xdead0001, "ptr", 0);
+	fclose(f);
+	/* kfree from a call site, kmalloc giving the object out again. */
+	f = uaf_seed_head("kfree-site", 0x21,
+			  "stacktrace:unlimited if call_site >= 0xffffffffa0000000\n"
+			  "ksym_watch:(struct ksym_hitgen_obj)ptr.count/8:-w-:unlimited\n",
+			  "kmem:kfree  ksym_watch:(struct ksym_hitgen_obj)ptr.count/8:-w-  1/1  1  2  0  1  0  0  1  0/0  0\n");
+	u_free(f, 0, UAF_ID_KFREE, obj);
+	u_hit(f, 0, obj, 0xffffffffa000021aULL, 7, "ptr", 0);
+	u_alloc(f, 0, UAF_ID_KMALLOC, obj);
+	u_hit(f, 0, obj, 0xffffffffa000021aULL, 8, "ptr", 0);
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -571,5 +672,6 @@ int main(int argc, char **argv)
 	record_seeds();
 	fields_seeds();
 	text_seeds();
+	uaf_seeds();
 	return 0;
 }

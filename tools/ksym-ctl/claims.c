@@ -7,6 +7,7 @@
  *   boot	BOOT_ID
  *   w	TARGET	ORIGINAL LINE	LINE SET	OWNER,OWNER...
  *   o	OPTION	ORIGINAL VALUE	VALUE SET	OWNER,OWNER...
+ *   s	FILE	ORIGINAL VALUE	VALUE SET	OWNER,OWNER...
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +139,8 @@ int claims_parse(struct claims *c, const char *text, const char *boot_id)
 			continue;
 		}
 		if (n != 5 || len[0] != 1 ||
-		    (f[0][0] != CLAIM_WATCH && f[0][0] != CLAIM_OPTION) || !len[1])
+		    (f[0][0] != CLAIM_WATCH && f[0][0] != CLAIM_OPTION &&
+		     f[0][0] != CLAIM_SETTING) || !len[1])
 			continue;
 		for (i = 1; i < 5; i++) {
 			v[i] = unescape(f[i], len[i]);
@@ -200,6 +202,12 @@ char *claims_format(const struct claims *c)
 		return NULL;
 	}
 	return text;
+}
+
+const char *claim_kind_name(char kind)
+{
+	return kind == CLAIM_WATCH ? "watch" : kind == CLAIM_OPTION ? "option" :
+	       "setting";
 }
 
 struct claim *claims_find(struct claims *c, char kind, const char *key)
@@ -272,6 +280,26 @@ static int strv_remove(struct strv *sv, int i)
 	return 0;
 }
 
+/* Claim @i of @c moved to the end of @freed (or freed, without one). */
+static int claim_move(struct claims *c, int i, struct claims *freed)
+{
+	struct claim *cl = &c->v[i];
+
+	if (freed) {
+		struct claim *f = realloc(freed->v, (freed->n + 1) * sizeof(*f));
+
+		if (!f)
+			return -1;
+		freed->v = f;
+		freed->v[freed->n++] = *cl;
+	} else {
+		claim_free(cl);
+	}
+	memmove(cl, cl + 1, (c->n - i - 1) * sizeof(*cl));
+	c->n--;
+	return 0;
+}
+
 int claims_release(struct claims *c, const char *owner, claim_alive_fn alive,
 		   void *arg, struct claims *freed)
 {
@@ -292,21 +320,23 @@ int claims_release(struct claims *c, const char *owner, claim_alive_fn alive,
 		}
 		if (cl->owners.n || (owner && !had))
 			continue;
-		if (freed) {
-			struct claim *f = realloc(freed->v, (freed->n + 1) * sizeof(*f));
-
-			if (!f)
-				return -1;
-			freed->v = f;
-			freed->v[freed->n++] = *cl;
-		} else {
-			claim_free(cl);
-		}
-		memmove(cl, cl + 1, (c->n - i - 1) * sizeof(*cl));
-		c->n--;
+		if (claim_move(c, i, freed))
+			return -1;
 		i--;
 	}
 	return 0;
+}
+
+int claims_drop(struct claims *c, char kind, const char *key, const char *owner,
+		struct claims *freed)
+{
+	struct claim *cl = claims_find(c, kind, key);
+	int j;
+
+	if (!cl || (j = strv_find(&cl->owners, owner)) < 0)
+		return 0;
+	strv_remove(&cl->owners, j);
+	return cl->owners.n ? 0 : claim_move(c, cl - c->v, freed);
 }
 
 void claims_free(struct claims *c)

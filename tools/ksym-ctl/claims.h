@@ -8,7 +8,9 @@
  * the line or value it had before the first claimer changed it, the one
  * the first claimer set, and the runs that hold it, by the name of their
  * tracefs instance. A run that finishes drops its name; only the last one
- * puts the original back. The runs that are gone (killed) are told by the
+ * puts the original back. A setting (a top-level tracefs file such as
+ * ksym_trigger_slots, read by the kernel when a trigger is created) is
+ * claimed the same way. The runs that are gone (killed) are told by the
  * lock on their instance (ksym_tracefs.c); here they are only asked about.
  *
  * Pure: the state file's text in and out, unit tested on the host.
@@ -24,6 +26,7 @@
 enum claim_kind {
 	CLAIM_WATCH	= 'w',	/* key: the TARGET of a ksym_trace_filter line */
 	CLAIM_OPTION	= 'o',	/* key: a tracer option (options/KEY) */
+	CLAIM_SETTING	= 's',	/* key: a top-level tracefs file (ksym_trigger_slots) */
 };
 
 struct claim {
@@ -55,6 +58,9 @@ char *claims_format(const struct claims *c);
 
 struct claim *claims_find(struct claims *c, char kind, const char *key);
 
+/* "watch", "option" or "setting", for messages. */
+const char *claim_kind_name(char kind);
+
 /* Whether @cl has an owner other than @self that @alive says is there. */
 bool claim_held_by_other(const struct claim *cl, const char *self,
 			 claim_alive_fn alive, void *arg);
@@ -80,6 +86,13 @@ int claims_take(struct claims *c, char kind, const char *key,
  */
 int claims_release(struct claims *c, const char *owner, claim_alive_fn alive,
 		   void *arg, struct claims *freed);
+
+/*
+ * @owner lets go of claim (@kind, @key) alone; left without owners, the
+ * claim moves to @freed (the caller puts its original back). 0, or -1.
+ */
+int claims_drop(struct claims *c, char kind, const char *key, const char *owner,
+		struct claims *freed);
 
 void claims_free(struct claims *c);
 

@@ -102,6 +102,20 @@ void kallsyms_name(const struct kallsyms *ks, unsigned long long addr,
 		snprintf(buf, size, "%s", s->name);
 }
 
+void kallsyms_name_off(const struct kallsyms *ks, unsigned long long addr,
+		       char *buf, size_t size)
+{
+	const struct kallsym *s = ks ? kallsyms_find(ks, addr) : NULL;
+
+	if (!s || !s->addr)
+		snprintf(buf, size, "0x%llx", addr);
+	else if (s->module)
+		snprintf(buf, size, "%s+0x%llx [%s]", s->name, addr - s->addr,
+			 s->module);
+	else
+		snprintf(buf, size, "%s+0x%llx", s->name, addr - s->addr);
+}
+
 unsigned long long kallsyms_addr(const struct kallsyms *ks, const char *name)
 {
 	const char *colon = strchr(name, ':');
@@ -126,6 +140,30 @@ unsigned long long kallsyms_addr(const struct kallsyms *ks, const char *name)
 		}
 	}
 	return in_module;
+}
+
+int kallsyms_extent(const struct kallsyms *ks, const char *name,
+		    unsigned long long *start, unsigned long long *end)
+{
+	unsigned long long a = kallsyms_addr(ks, name);
+	int lo = 0, hi = ks->nr;
+
+	if (!a)
+		return -1;
+	/* The first symbol above it (the table is sorted by address). */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (ks->sym[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ks->nr)
+		return -1;
+	*start = a;
+	*end = ks->sym[lo].addr;
+	return 0;
 }
 
 void kallsyms_free(struct kallsyms *ks)

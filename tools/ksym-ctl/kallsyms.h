@@ -37,11 +37,23 @@ const struct kallsym *kallsyms_find(const struct kallsyms *ks,
 void kallsyms_name(const struct kallsyms *ks, unsigned long long addr,
 		   char *buf, size_t size);
 
+/* @addr as %pS prints it, without the size: "name+0x1a", "name+0x1a [module]". */
+void kallsyms_name_off(const struct kallsyms *ks, unsigned long long addr,
+		       char *buf, size_t size);
+
 /*
  * The address of "[MODULE:]SYMBOL", or 0 when there is no such symbol.
  * With no MODULE, the kernel's own symbol comes first.
  */
 unsigned long long kallsyms_addr(const struct kallsyms *ks, const char *name);
+
+/*
+ * The bytes of "[MODULE:]SYMBOL" (a function): its address, and the next
+ * higher address of a symbol (its end). 0, or -1 when there is no such
+ * symbol or nothing follows it.
+ */
+int kallsyms_extent(const struct kallsyms *ks, const char *name,
+		    unsigned long long *start, unsigned long long *end);
 
 void kallsyms_free(struct kallsyms *ks);
 

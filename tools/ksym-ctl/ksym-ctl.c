@@ -24,6 +24,7 @@ static const struct {
 	{ "report",	report_main,	"accessors and call paths of a recorded trace.dat" },
 	{ "top",	top_main,	"live table of hits per watch and accessor" },
 	{ "fields",	fields_main,	"members of a variable or type as filter paths (BTF)" },
+	{ "uaf",	uaf_main,	"hunt uses after free of a slab cache's or kfree site's objects" },
 	{ "reset",	reset_main,	"remove what killed ksym-ctl runs left behind" },
 };
 
@@ -54,6 +55,8 @@ static void usage(FILE *f)
 		"  ksym-ctl top -d 1 jiffies_64/8:rw-\n"
 		"  ksym-ctl stat -p 1234 -C 0 total_forks:-w-    # until 1234 exits or Ctrl-C\n"
 		"  ksym-ctl fields runqueues       # runqueues.nr_running:rw- and the like\n"
+		"  ksym-ctl uaf --cache ksym_hitgen_cache -s 4 -- \\\n"
+		"        sh -c 'echo 3 > /sys/kernel/debug/ksym_hitgen/uaf'\n"
 		"\n"
 		"'ksym-ctl COMMAND --help' tells more; man ksym-ctl.\n");
 }

@@ -13,5 +13,6 @@ int report_main(int argc, char **argv);
 int top_main(int argc, char **argv);
 int fields_main(int argc, char **argv);
 int reset_main(int argc, char **argv);
+int uaf_main(int argc, char **argv);
 
 #endif

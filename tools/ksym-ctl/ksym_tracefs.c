@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <kbuffer.h>
+
 #include "ksym_tracefs.h"
 
 volatile sig_atomic_t ksym_stop;
@@ -211,7 +213,7 @@ void ksym_state_unlock(int fd)
 		close(fd);	/* releases the flock */
 }
 
-static char *read_text(const char *path)
+char *ksym_read_text(const char *path)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -239,8 +241,8 @@ int ksym_state_load(struct claims *c)
 	if (!dir)
 		return -1;
 	snprintf(path, sizeof(path), "%s/state", dir);
-	text = read_text(path);
-	boot = read_text("/proc/sys/kernel/random/boot_id");
+	text = ksym_read_text(path);
+	boot = ksym_read_text("/proc/sys/kernel/random/boot_id");
 	if (boot)
 		boot[strcspn(boot, "\n")] = '\0';
 	ret = claims_parse(c, text, boot ? boot : "");
@@ -702,13 +704,22 @@ int ksym_session_option(struct ksym_session *s, const char *opt, bool on)
 	return 0;
 }
 
+/* The tracefs file of an option's or a setting's claim. */
+static void claim_file(const struct claim *cl, char *buf, size_t size)
+{
+	if (cl->kind == CLAIM_OPTION)
+		snprintf(buf, size, "options/%s", cl->key);
+	else
+		snprintf(buf, size, "%s", cl->key);
+}
+
 /*
  * Put back what the claims of @freed had before: the watches' lines (or
  * none), the options' values. For ksym_session_restore() and reset.
  */
 static void restore_claims(const struct claims *freed)
 {
-	char *text = NULL, file[128];
+	char *text = NULL, file[300];
 	size_t size = 0;
 	FILE *f = open_memstream(&text, &size);
 	int i;
@@ -716,8 +727,8 @@ static void restore_claims(const struct claims *freed)
 	for (i = 0; i < freed->n; i++) {
 		const struct claim *cl = &freed->v[i];
 
-		if (cl->kind == CLAIM_OPTION) {
-			snprintf(file, sizeof(file), "options/%s", cl->key);
+		if (cl->kind != CLAIM_WATCH) {
+			claim_file(cl, file, sizeof(file));
 			debug_msg("restore: %s <- %s\n", file, cl->orig);
 			if (*cl->orig && tracefs_instance_file_write(NULL, file, cl->orig) < 0)
 				err_msg("cannot restore %s: %s\n", file, strerror(errno));
@@ -757,13 +768,13 @@ static void release_claims(struct ksym_session *s)
 
 bool ksym_claim_in_effect(const struct claim *cl, const struct strv *filter_lines)
 {
-	char now[1100] = "", file[128];
+	char now[1100] = "", file[300];
 	long long val;
 
 	if (cl->kind == CLAIM_WATCH) {
 		target_line(filter_lines, cl->key, now, sizeof(now));
 	} else {
-		snprintf(file, sizeof(file), "options/%s", cl->key);
+		claim_file(cl, file, sizeof(file));
 		if (!tracefs_instance_file_read_number(NULL, file, &val))
 			snprintf(now, sizeof(now), "%lld", val);
 	}
@@ -792,7 +803,7 @@ int ksym_reset_claims_locked(struct strv *done)
 			continue;
 		}
 		if (asprintf(&now, "%s %s: '%s' -> '%s'",
-			     cl->kind == CLAIM_WATCH ? "watch" : "option", cl->key,
+			     claim_kind_name(cl->kind), cl->key,
 			     cl->set, *cl->orig ? cl->orig :
 			     cl->kind == CLAIM_WATCH ? "(none)" : "") >= 0) {
 			strv_add(done, now);
@@ -867,28 +878,11 @@ int ksym_count_open(struct ksym_count *kc, struct ksym_session *s)
 {
 	const char *systems[] = { "ksym", NULL };
 	char *filter = NULL, *syms = NULL;
-	size_t size = 0, cap = 0, n = 1;
-	FILE *f;
 	int ret = -1;
 
 	memset(kc, 0, sizeof(*kc));
 	kc->s = s;
-	/* Its size is not known before it is read (stat says 0). */
-	f = fopen("/proc/kallsyms", "r");
-	while (f && n) {
-		if (size + 65536 + 1 > cap) {
-			char *p = realloc(syms, cap = 2 * cap + 65536 + 1);
-
-			if (!p)
-				break;
-			syms = p;
-		}
-		n = fread(syms + size, 1, 65536, f);
-		size += n;
-		syms[size] = '\0';
-	}
-	if (f)
-		fclose(f);
+	syms = ksym_read_text("/proc/kallsyms");
 	if (!syms) {
 		err_msg("/proc/kallsyms: %s (-p names the accessors with it)\n",
 			strerror(errno));
@@ -977,6 +971,96 @@ void ksym_count_close(struct ksym_count *kc)
 		tep_free(kc->tep);
 	kc->tep = NULL;
 	kc->hit = NULL;
+}
+
+struct ksym_pipe {
+	struct tep_handle	*tep;
+	struct tracefs_cpu	**cpu;		/* NULL where a CPU's cannot open */
+	int			nr;
+	struct kbuffer		*kbuf;
+	void			*page;
+};
+
+struct ksym_pipe *ksym_pipe_open(struct ksym_session *s, struct tep_handle *tep)
+{
+	struct ksym_pipe *p = calloc(1, sizeof(*p));
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	int i, size = 0;
+
+	if (!p || cpus <= 0)
+		goto fail;
+	p->tep = tep;
+	p->nr = cpus;
+	p->cpu = calloc(cpus, sizeof(*p->cpu));
+	if (!p->cpu)
+		goto fail;
+	for (i = 0; i < p->nr; i++) {
+		p->cpu[i] = tracefs_cpu_open(s->inst, i, true);
+		if (p->cpu[i] && tracefs_cpu_read_size(p->cpu[i]) > size)
+			size = tracefs_cpu_read_size(p->cpu[i]);
+	}
+	/* The sub-buffer's commit field is a long of the kernel's. */
+	p->kbuf = kbuffer_alloc(tep_get_header_page_size(tep) == 8 ? KBUFFER_LSIZE_8 :
+				KBUFFER_LSIZE_4, tep_is_file_bigendian(tep) ?
+				KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	p->page = size > 0 ? malloc(size) : NULL;
+	if (!p->kbuf || !p->page) {
+		err_msg("cannot read the buffers of %s (per_cpu/cpuN/trace_pipe_raw)\n",
+			tracefs_instance_get_name(s->inst));
+		goto fail;
+	}
+	return p;
+fail:
+	ksym_pipe_close(p);
+	return NULL;
+}
+
+int ksym_pipe_read(struct ksym_pipe *p,
+		   int (*fn)(struct tep_record *rec, int cpu, void *arg), void *arg)
+{
+	unsigned long long ts;
+	int i, ret = 0;
+
+	for (i = 0; i < p->nr && !ret; i++) {
+		while (p->cpu[i] && !ret && tracefs_cpu_read(p->cpu[i], p->page, true) > 0) {
+			struct tep_record rec;
+			void *data;
+			int missed;
+
+			if (kbuffer_load_subbuffer(p->kbuf, p->page) < 0)
+				break;
+			/* The sub-buffer says events were lost before it. */
+			missed = kbuffer_missed_events(p->kbuf);
+			for (data = kbuffer_read_event(p->kbuf, &ts); data && !ret;
+			     data = kbuffer_next_event(p->kbuf, &ts)) {
+				memset(&rec, 0, sizeof(rec));
+				rec.ts = ts;
+				rec.cpu = i;
+				rec.data = data;
+				rec.size = kbuffer_event_size(p->kbuf);
+				rec.missed_events = missed;
+				missed = 0;
+				ret = fn(&rec, i, arg);
+			}
+		}
+	}
+	return ret;
+}
+
+void ksym_pipe_close(struct ksym_pipe *p)
+{
+	int i;
+
+	if (!p)
+		return;
+	for (i = 0; p->cpu && i < p->nr; i++)
+		if (p->cpu[i])
+			tracefs_cpu_close(p->cpu[i]);
+	free(p->cpu);
+	if (p->kbuf)
+		kbuffer_free(p->kbuf);
+	free(p->page);
+	free(p);
 }
 
 void ksym_session_disarm(struct ksym_session *s)
@@ -1090,6 +1174,100 @@ int ksym_session_set_triggers(struct ksym_session *s)
 	return 0;
 }
 
+int ksym_session_set_triggers_with(struct ksym_session *s, const char *file,
+				   const char *value)
+{
+	struct claims c = { 0 }, freed = { 0 };
+	const char *self;
+	char *was = NULL;
+	int lock, ret = -1;
+
+	if (!s->inst)
+		return -1;
+	self = tracefs_instance_get_name(s->inst);
+	lock = ksym_state_lock(LOCK_EX);
+	if (lock < 0)
+		return -1;
+	was = tracefs_instance_file_read(NULL, file, NULL);
+	if (!was) {
+		err_msg("cannot read %s: %s\n", file, strerror(errno));
+		goto out;
+	}
+	was[strcspn(was, "\n")] = '\0';
+	if (ksym_state_load(&c) ||
+	    claims_take(&c, CLAIM_SETTING, file, was, value, self,
+			ksym_instance_alive, NULL) ||
+	    ksym_state_save(&c))
+		goto out;
+	debug_msg("%s <- %s (was %s)\n", file, value, was);
+	if (tracefs_instance_file_write(NULL, file, value) < 0)
+		err_msg("cannot write '%s' to %s: %s\n", value, file, strerror(errno));
+	else
+		ret = ksym_session_set_triggers(s);
+	/* Read when the triggers were made: given back at once. */
+	if (!claims_drop(&c, CLAIM_SETTING, file, self, &freed)) {
+		restore_claims(&freed);
+		ksym_state_save(&c);
+	}
+out:
+	ksym_state_unlock(lock);
+	claims_free(&c);
+	claims_free(&freed);
+	free(was);
+	return ret;
+}
+
+/* "SYSTEM:EVENT" -> its two parts (in @buf); 0 or -1. */
+static int event_split(char *buf, char **system, char **event)
+{
+	char *colon = strchr(buf, ':');
+
+	if (!colon || colon == buf || !colon[1])
+		return -1;
+	*colon = '\0';
+	*system = buf;
+	*event = colon + 1;
+	return 0;
+}
+
+/* Write @text to file @what of event @ev ("SYSTEM:EVENT") of the instance. */
+static int event_file_write(struct ksym_session *s, const char *ev,
+			    const char *what, const char *text)
+{
+	char *buf = strdup(ev), *system, *event;
+	int ret = -1;
+
+	if (!buf || event_split(buf, &system, &event))
+		goto out;
+	debug_msg("%s/events/%s/%s/%s <- %s\n", tracefs_instance_get_name(s->inst),
+		  system, event, what, text);
+	if (tracefs_event_file_write(s->inst, system, event, what, text) < 0) {
+		int err = errno;
+
+		if (!tracefs_event_file_exists(s->inst, system, event, what))
+			err_msg("this kernel has no event %s (events/%s/%s/%s)\n", ev,
+				system, event, what);
+		else
+			err_msg("events/%s/%s/%s: cannot write '%s': %s\n", system,
+				event, what, text, strerror(err));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+int ksym_session_event(struct ksym_session *s, const char *event,
+		       const char *filter)
+{
+	if (!s->inst || strv_add(&s->events, event))
+		return -1;
+	if (filter && event_file_write(s, event, "filter", filter))
+		return -1;
+	return event_file_write(s, event, "enable", "1");
+}
+
 void ksym_session_clear_triggers(struct ksym_session *s)
 {
 	/* Last set, first removed; the instance's removal would end them too. */
@@ -1102,7 +1280,13 @@ void ksym_session_clear_triggers(struct ksym_session *s)
 void ksym_session_restore(struct ksym_session *s)
 {
 	if (s->inst) {
+		int i;
+
 		ksym_session_clear_triggers(s);
+		for (i = 0; i < s->events.n; i++) {
+			event_file_write(s, s->events.v[i], "enable", "0");
+			event_file_write(s, s->events.v[i], "filter", "0");
+		}
 		tracefs_tracer_clear(s->inst);
 		/* The instance goes, but should it stay (busy), it filters nothing. */
 		if (s->pids_set) {
@@ -1129,6 +1313,7 @@ void ksym_session_restore(struct ksym_session *s)
 	strv_free(&s->opts);
 	strv_free(&s->targets);
 	strv_free(&s->triggers);
+	strv_free(&s->events);
 	s->nr_triggers_set = 0;
 }
 

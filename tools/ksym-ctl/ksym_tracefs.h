@@ -41,6 +41,8 @@ struct ksym_session {
 	 */
 	struct strv		triggers;
 	int			nr_triggers_set;
+	/* "SYSTEM:EVENT" enabled in the instance by ksym_session_event() */
+	struct strv		events;
 };
 
 #define KSYM_SESSION_INIT	{ .inst_lock = -1 }
@@ -72,6 +74,9 @@ int ksym_check(void);
  * kernel arms from a work item, and opening ksym_trace_filter waits for it.
  */
 void ksym_sync(void);
+
+/* Contents of any file (/proc/kallsyms: its size is not known), or NULL. */
+char *ksym_read_text(const char *path);
 
 /* Contents of a top-level tracefs file (malloc'ed), or NULL. */
 char *ksym_read_file(const char *file);
@@ -184,6 +189,22 @@ void ksym_count_notes(FILE *f, const struct ksym_count *kc,
 void ksym_count_close(struct ksym_count *kc);
 
 /*
+ * The instance's per-CPU trace_pipe_raw, open for as long as the session
+ * reads it (uaf): each read takes the entries out and hands them to @fn
+ * one at a time, each CPU's in order. Unlike tracefs_iterate_raw_events(),
+ * which opens the files again each time, the kernel allocates the page it
+ * reads into once, at the first read: reading does not take pages from the
+ * page allocator while the session watches freed memory. -1 on an error.
+ */
+struct ksym_pipe;
+struct tep_record;
+
+struct ksym_pipe *ksym_pipe_open(struct ksym_session *s, struct tep_handle *tep);
+int ksym_pipe_read(struct ksym_pipe *p,
+		   int (*fn)(struct tep_record *rec, int cpu, void *arg), void *arg);
+void ksym_pipe_close(struct ksym_pipe *p);
+
+/*
  * --trigger SYSTEM:EVENT:TRIGGER, with TRIGGER a ksym_watch or ksym_unwatch
  * trigger: checked and added to s->triggers; 0, or -1 with a message.
  */
@@ -195,6 +216,25 @@ int ksym_session_add_trigger(struct ksym_session *s, const char *arg);
  * error_log entry (the triggers set so far stay, for the restore).
  */
 int ksym_session_set_triggers(struct ksym_session *s);
+
+/*
+ * ksym_session_set_triggers() with top-level tracefs file @file at @value
+ * while the triggers are created (ksym_trigger_slots, which the kernel
+ * reads then): under the state lock, so that no other run changes it
+ * meanwhile, @file is claimed and written, the triggers set, and @file
+ * given back at once (its value before, unless another run holds it). A
+ * run killed meanwhile leaves its claim to ksym-ctl reset. 0, or -1.
+ */
+int ksym_session_set_triggers_with(struct ksym_session *s, const char *file,
+				   const char *value);
+
+/*
+ * Enable @event ("SYSTEM:EVENT") in the session's instance, its filter
+ * @filter (if not NULL) written first; disabled and unfiltered again by
+ * the restore. 0, or -1 with a message.
+ */
+int ksym_session_event(struct ksym_session *s, const char *event,
+		       const char *filter);
 
 /* Remove the triggers the session set (also done by the restore). */
 void ksym_session_clear_triggers(struct ksym_session *s);

@@ -46,7 +46,7 @@ static void list_leftovers(const struct strv *lines)
 			if (!claim_held_by_other(&c.v[i], NULL, ksym_instance_alive, NULL) &&
 			    ksym_claim_in_effect(&c.v[i], lines))
 				fprintf(stderr, "ksym-ctl list: %s %s was set to '%s' by a run that is gone: ksym-ctl reset puts back '%s'\n",
-					c.v[i].kind == CLAIM_WATCH ? "watch" : "option",
+					claim_kind_name(c.v[i].kind),
 					c.v[i].key, c.v[i].set, c.v[i].orig);
 	ksym_state_unlock(lock);
 	claims_free(&c);

@@ -2,9 +2,9 @@
 /*
  * ksym-ctl reset: remove what ksym-ctl runs that are gone (kill -9, a
  * crash, the OOM killer) left behind, as trace-cmd reset does for
- * trace-cmd: their instances (with their triggers, the ksym tracer and
- * set_event_pid), and the watches and tracer options only they held, put
- * back as they were before. Runs that are still there are left alone: a
+ * trace-cmd: their instances (with their triggers, events, the ksym tracer
+ * and set_event_pid), and the watches, tracer options and settings
+ * (ksym_trigger_slots) only they held, put back as they were before. Runs that are still there are left alone: a
  * run holds a flock() on its instance's directory while it runs, which the
  * kernel lets go when it dies (ksym_instance_alive()).
  */
@@ -23,17 +23,22 @@ static void reset_usage(FILE *f)
 		"usage: ksym-ctl reset\n"
 		"\n"
 		"Remove what ksym-ctl runs that are gone (killed) left behind: their\n"
-		"instances (ksym-ctl-WHAT-PID-RANDOM) with their triggers, tracer and\n"
-		"set_event_pid, and put back the watches and tracer options that only\n"
-		"they held, where what they set is still there. Runs that are still\n"
-		"going are left alone. 'ksym-ctl list' points out such leftovers.\n"
+		"instances (ksym-ctl-WHAT-PID-RANDOM) with their triggers, events,\n"
+		"tracer and set_event_pid, and put back the watches, tracer options and\n"
+		"settings (ksym_trigger_slots, set by uaf -s) that only they held, where\n"
+		"what they set is still there. Runs that are still going are left\n"
+		"alone. 'ksym-ctl list' points out such leftovers.\n"
 		"\n"
 		"example:\n"
 		"  ksym-ctl reset\n");
 }
 
-/* The ksym_watch/ksym_unwatch triggers on the events of @inst removed. */
-static void clear_ksym_triggers(struct tracefs_instance *inst)
+/*
+ * The triggers on the events of @inst removed: the ksym_watch/ksym_unwatch
+ * triggers of record --trigger and uaf, uaf's stacktrace triggers (the
+ * instance is ksym-ctl's: every trigger in it is a run's).
+ */
+static void clear_triggers(struct tracefs_instance *inst)
 {
 	char **systems, **events;
 	int i, j;
@@ -51,8 +56,7 @@ static void clear_ksym_triggers(struct tracefs_instance *inst)
 			     line = strtok_r(NULL, "\n", &save)) {
 				char *cmd;
 
-				if (strncmp(line, "ksym_watch:", 11) &&
-				    strncmp(line, "ksym_unwatch:", 13))
+				if (line[0] == '#')
 					continue;
 				/* "!TRIGGER" removes it; its filter is not part of it. */
 				line[strcspn(line, " ")] = '\0';
@@ -86,7 +90,8 @@ static int remove_instance(const char *name)
 	tracefs_tracer_clear(inst);
 	tracefs_instance_file_clear(inst, "set_event_pid");
 	if (tracefs_instance_destroy(inst)) {
-		clear_ksym_triggers(inst);
+		clear_triggers(inst);
+		tracefs_event_disable(inst, NULL, NULL);
 		if (tracefs_instance_destroy(inst)) {
 			err_msg("cannot remove instance %s: %s\n", name, strerror(errno));
 			goto out;

@@ -338,6 +338,45 @@ void scope_wait(const struct ksym_scope *sc, const char *proc,
 		debug_msg("-p: the tasks have exited\n");
 }
 
+void scope_sleep(long ms, volatile sig_atomic_t *stop, bool (*done)(void *),
+		 void (*tick)(void *), void *arg)
+{
+	while (!*stop && ms != 0 && !(done && done(arg))) {
+		long step = ms < 0 || ms > 100 ? 100 : ms;
+		struct timespec ts = { step / 1000, (step % 1000) * 1000000L };
+
+		/* A signal ends the sleep early: *stop is then seen at once. */
+		while (!*stop && nanosleep(&ts, &ts))
+			;
+		if (tick)
+			tick(arg);
+		if (ms > 0)
+			ms -= step;
+	}
+}
+
+void scope_title(char *title, size_t size, char **command,
+		 const struct ksym_scope *sc)
+{
+	int i;
+
+	title[0] = '\0';
+	if (size < 80)
+		return;
+	if (!command) {
+		strcat(title, "-p ");
+		for (i = 0; i < sc->nr_pids && strlen(title) < size - 16; i++)
+			sprintf(title + strlen(title), "%s%d", i ? "," : "",
+				sc->pids[i]);
+		return;
+	}
+	for (i = 0; command[i] && strlen(title) < size - 64; i++) {
+		if (i)
+			strcat(title, " ");
+		strncat(title, command[i], size - strlen(title) - 32);
+	}
+}
+
 int scope_check_host_port(const char *arg)
 {
 	const char *colon = strrchr(arg, ':');

@@ -104,6 +104,21 @@ void scope_wait(const struct ksym_scope *sc, const char *proc,
 		long ms);
 
 /*
+ * Sleep @ms milliseconds (@ms < 0: until *@stop), in steps of 100 ms,
+ * calling @tick(@arg) (if any) after each; ends early when *@stop is set
+ * (a signal) or @done(@arg) (if any) says so.
+ */
+void scope_sleep(long ms, volatile sig_atomic_t *stop, bool (*done)(void *),
+		 void (*tick)(void *), void *arg);
+
+/*
+ * What a run ran for, in @title of @size (at least 80): COMMAND and its
+ * arguments, or without one "-p PID,...".
+ */
+void scope_title(char *title, size_t size, char **command,
+		 const struct ksym_scope *sc);
+
+/*
  * record -N: "HOST:PORT", with a PORT of 1-65535 after the last ':'.
  * 0, or -1 with a message.
  */

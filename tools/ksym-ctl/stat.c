@@ -78,27 +78,6 @@ static void count_tick(void *arg)
 	ksym_count_read(arg);
 }
 
-/* What stat ran for: COMMAND, or "-p PID,..." without one. */
-static void stat_title(char *title, size_t size, char **command,
-		       const struct ksym_scope *sc)
-{
-	int i;
-
-	title[0] = '\0';
-	if (!command) {
-		strcat(title, "-p ");
-		for (i = 0; i < sc->nr_pids && strlen(title) < size - 16; i++)
-			sprintf(title + strlen(title), "%s%d", i ? "," : "",
-				sc->pids[i]);
-		return;
-	}
-	for (i = 0; command[i] && strlen(title) < size - 64; i++) {
-		if (i)
-			strcat(title, " ");
-		strncat(title, command[i], size - strlen(title) - 32);
-	}
-}
-
 int stat_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -189,7 +168,7 @@ int stat_main(int argc, char **argv)
 	stats_sub(&after, &before);
 	stats_sort_callers(&after, &s.targets);
 
-	stat_title(title, sizeof(title), command, &scope);
+	scope_title(title, sizeof(title), command, &scope);
 	if (json) {
 		printf("{\"command\": ");
 		if (command)
@@ -210,7 +189,7 @@ int stat_main(int argc, char **argv)
 	} else {
 		char head[800], who[128];
 
-		stat_title(who, sizeof(who), NULL, &scope);
+		scope_title(who, sizeof(who), NULL, &scope);
 		if (pids && command)
 			snprintf(head, sizeof(head), "ksym watch hits of %s while '%s' ran:",
 				 who, title);

@@ -72,18 +72,22 @@ static bool reader_gone(void)
 	return poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLERR | POLLHUP));
 }
 
+static bool top_done(void *unused)
+{
+	(void)unused;
+	return reader_gone();
+}
+
+static void top_tick(void *kc)
+{
+	if (kc)
+		ksym_count_read(kc);
+}
+
 static void top_sleep(long ms, struct ksym_count *kc)
 {
-	while (!ksym_stop && ms > 0 && !reader_gone()) {
-		long step = ms > 100 ? 100 : ms;
-		struct timespec ts = { step / 1000, (step % 1000) * 1000000L };
-
-		while (!ksym_stop && nanosleep(&ts, &ts))
-			;
-		if (kc)
-			ksym_count_read(kc);
-		ms -= step;
-	}
+	if (ms > 0)
+		scope_sleep(ms, &ksym_stop, top_done, top_tick, kc);
 }
 
 /* The counts now: the kernel's counters, or with -p the instance's entries. */

@@ -88,8 +88,8 @@ static void emit(struct tracedat_reader *c, struct pending *p, const char **fram
  * the record is too short to hold it (a crafted file's format may put a
  * field anywhere) or the field is not a number.
  */
-static bool field_val(const struct tep_format_field *f, const struct tep_record *rec,
-		      unsigned long long *val)
+bool tracedat_field_val(const struct tep_format_field *f,
+			const struct tep_record *rec, unsigned long long *val)
 {
 	if (!f || f->offset < 0 || rec->size < 0 ||
 	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) ||
@@ -103,8 +103,8 @@ static bool field_val(const struct tep_format_field *f, const struct tep_record 
  * __data_loc (or __rel_loc) points, or a fixed array. NULL unless every
  * byte is inside the record: the location comes from the file.
  */
-static const void *field_data(const struct tep_format_field *f,
-			      const struct tep_record *rec, unsigned int *len)
+const void *tracedat_field_data(const struct tep_format_field *f,
+				const struct tep_record *rec, unsigned int *len)
 {
 	unsigned long long loc;
 	unsigned long off;
@@ -121,7 +121,7 @@ static const void *field_data(const struct tep_format_field *f,
 			*len = rec->size - off;
 	} else {
 		/* __data_loc and __rel_loc: 16 bits of length, 16 of offset */
-		if (f->size != 4 || !field_val(f, rec, &loc))
+		if (f->size != 4 || !tracedat_field_val(f, rec, &loc))
 			return NULL;
 		off = loc & 0xffff;
 		*len = loc >> 16;
@@ -158,7 +158,7 @@ static bool sym_name(struct tracedat_reader *c, struct tep_record *rec,
 	unsigned int len = 0;
 	const char *s;
 
-	s = field_data(c->sym_field, rec, &len);
+	s = tracedat_field_data(c->sym_field, rec, &len);
 	if (!s)
 		return false;
 	len = strnlen(s, len);
@@ -177,11 +177,11 @@ static bool hit_changed(struct tracedat_reader *c, struct tep_record *rec)
 {
 	unsigned long long has_value, has_old, value, old;
 
-	if (!field_val(c->has_old_field, rec, &has_old) ||
+	if (!tracedat_field_val(c->has_old_field, rec, &has_old) ||
 	    has_old < OLD_READ || has_old > OLD_STALE ||
-	    !field_val(c->has_value_field, rec, &has_value) || !has_value ||
-	    !field_val(c->value_field, rec, &value) ||
-	    !field_val(c->old_field, rec, &old))
+	    !tracedat_field_val(c->has_value_field, rec, &has_value) || !has_value ||
+	    !tracedat_field_val(c->value_field, rec, &value) ||
+	    !tracedat_field_val(c->old_field, rec, &old))
 		return false;
 	return value != old;
 }
@@ -220,10 +220,10 @@ static int on_hit(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 		p = &alone;
 	else if (p->valid)
 		emit(c, p, NULL, 0);
-	field_val(c->addr_field, rec, &addr);
-	field_val(c->ip_field, rec, &ip);
-	field_val(c->len_field, rec, &len);
-	field_val(c->caller_field, rec, &ip);
+	tracedat_field_val(c->addr_field, rec, &addr);
+	tracedat_field_val(c->ip_field, rec, &ip);
+	tracedat_field_val(c->len_field, rec, &len);
+	tracedat_field_val(c->caller_field, rec, &ip);
 	if (!sym_name(c, rec, sym, sizeof(sym)))
 		addr_name(c->tep, addr, true, sym, sizeof(sym));
 	snprintf(p->symbol, sizeof(p->symbol), "%s/%llu", sym, len);
@@ -240,10 +240,10 @@ static int on_hit(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 }
 
 /* Entry @i of an array of the traced kernel's longs, in the file's byte order. */
-static unsigned long long long_at(struct tracedat_reader *c, const void *raw,
+static unsigned long long long_at(struct tep_handle *tep, const void *raw,
 				  int lsize, int i)
 {
-	return tep_read_number(c->tep, (const char *)raw + (size_t)i * lsize, lsize);
+	return tep_read_number(tep, (const char *)raw + (size_t)i * lsize, lsize);
 }
 
 static bool unused_entry(unsigned long long v, int lsize)
@@ -251,41 +251,65 @@ static bool unused_entry(unsigned long long v, int lsize)
 	return !v || v == (lsize == 8 ? ~0ULL : 0xffffffffULL);
 }
 
+int tracedat_stack_frames(struct tep_handle *tep,
+			  const struct tep_format_field *frames,
+			  const struct tep_format_field *size_field, bool ftrace,
+			  const struct tep_record *rec, unsigned long long *ip,
+			  int max)
+{
+	unsigned long long size;
+	unsigned int len = 0;
+	int lsize, nr, i;
+	const void *raw;
+
+	raw = tracedat_field_data(frames, rec, &len);
+	lsize = tep_get_long_size(tep);
+	/* The file says how long the traced kernel's longs are: 4 or 8. */
+	if (!raw || (lsize != 4 && lsize != 8))
+		return -1;
+	if (ftrace && !(frames->flags & TEP_FIELD_IS_DYNAMIC))
+		/*
+		 * ftrace's kernel_stack: its format says "caller[8]", its
+		 * records hold "size" entries, as many as the record has room
+		 * for after the field's offset.
+		 */
+		len = rec->size - frames->offset;
+	nr = len / lsize;
+	if (ftrace) {
+		if (tracedat_field_val(size_field, rec, &size) &&
+		    size < (unsigned long long)nr)
+			nr = size;
+		/* and its unused entries are zero (or ULONG_MAX) */
+		while (nr > 0 && unused_entry(long_at(tep, raw, lsize, nr - 1), lsize))
+			nr--;
+	}
+	if (nr > max)
+		nr = max;
+	for (i = 0; i < nr; i++)
+		ip[i] = long_at(tep, raw, lsize, i);
+	return nr;
+}
+
 static int on_stack(struct tracedat_reader *c, struct tep_record *rec, int cpu)
 {
 	static char names[MAX_FRAMES][128];
+	unsigned long long ip[MAX_FRAMES];
 	const char *frames[MAX_FRAMES];
-	unsigned long long size, a;
-	unsigned int len = 0;
-	int lsize, nr, i;
 	struct pending *p;
-	const void *raw;
+	int nr, i;
 
 	c->info->stacks++;
 	if (cpu < 0 || cpu >= c->nr_cpus || !c->pend[cpu].valid)
 		return 0;
 	p = &c->pend[cpu];
-	raw = field_data(c->frames_field, rec, &len);
-	lsize = tep_get_long_size(c->tep);
-	/* The file says how long the traced kernel's longs are: 4 or 8. */
-	if (!raw || (lsize != 4 && lsize != 8)) {
+	nr = tracedat_stack_frames(c->tep, c->frames_field, c->size_field,
+				   c->ftrace_stack, rec, ip, MAX_FRAMES);
+	if (nr < 0) {
 		emit(c, p, NULL, 0);
 		return 0;
 	}
-	nr = len / lsize;
-	if (c->ftrace_stack) {
-		/* ftrace's kernel_stack: "size" entries of "caller" are used */
-		if (field_val(c->size_field, rec, &size) && size < (unsigned long long)nr)
-			nr = size;
-		/* and its unused entries are zero (or ULONG_MAX) */
-		while (nr > 0 && unused_entry(long_at(c, raw, lsize, nr - 1), lsize))
-			nr--;
-	}
-	if (nr > MAX_FRAMES)
-		nr = MAX_FRAMES;
 	for (i = 0; i < nr; i++) {
-		a = long_at(c, raw, lsize, i);
-		addr_name(c->tep, a, false, names[i], sizeof(names[i]));
+		addr_name(c->tep, ip[i], false, names[i], sizeof(names[i]));
 		frames[i] = names[i];
 	}
 	emit(c, p, frames, nr);

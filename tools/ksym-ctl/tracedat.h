@@ -42,4 +42,31 @@ int tracedat_reader_new(struct tep_handle *tep, struct report *r,
 int tracedat_reader_add(struct tracedat_reader *rd, struct tep_record *rec, int cpu);
 int tracedat_reader_end(struct tracedat_reader *rd);
 
+/*
+ * The value of fixed field @f of @rec, in the record's byte order; false
+ * when the record is too short to hold it (a crafted file's format may put
+ * a field anywhere) or the field is not a number.
+ */
+struct tep_format_field;
+bool tracedat_field_val(const struct tep_format_field *f,
+			const struct tep_record *rec, unsigned long long *val);
+/*
+ * The bytes of array or string field @f of @rec and their count: where a
+ * __data_loc (or __rel_loc) points, or a fixed array. NULL unless every
+ * byte is inside the record: the location comes from the record.
+ */
+const void *tracedat_field_data(const struct tep_format_field *f,
+				const struct tep_record *rec, unsigned int *len);
+/*
+ * The frames of a callchain record into @ip (at most @max): ksym_stack's
+ * @frames ("ips"), or with @ftrace ftrace's kernel_stack, "caller" (its
+ * "size" entries, as many as the record holds, unused ones at the end left
+ * out). How many, or -1 when the record has no frames field.
+ */
+int tracedat_stack_frames(struct tep_handle *tep,
+			  const struct tep_format_field *frames,
+			  const struct tep_format_field *size_field, bool ftrace,
+			  const struct tep_record *rec, unsigned long long *ip,
+			  int max);
+
 #endif

@@ -50,5 +50,6 @@ void test_fields(void);
 void test_scope(void);
 void test_claims(void);
 void test_stats_empty(void);
+void test_uaf(void);
 
 #endif

@@ -232,8 +232,65 @@ static void test_counters_reset(void)
 	stats_free(&interval);
 }
 
+/* ksym_trigger_slots (uaf -s): claimed for a moment, dropped alone. */
+static void test_claims_setting(void)
+{
+	struct claims c = { 0 }, freed = { 0 };
+	struct strv live = { 0 };
+	struct claim *cl;
+	char *text;
+
+	CHECK(!claims_parse(&c, NULL, "boot-1"));
+	strv_add(&live, "ksym-ctl-uaf-1-aa");
+	strv_add(&live, "ksym-ctl-uaf-2-bb");
+	CHECK(!claims_take(&c, CLAIM_OPTION, "ksym-stack", "0", "1",
+			   "ksym-ctl-uaf-1-aa", in_list, &live));
+	CHECK(!claims_take(&c, CLAIM_SETTING, "ksym_trigger_slots", "1", "4",
+			   "ksym-ctl-uaf-1-aa", in_list, &live));
+	CHECK_STR(claim_kind_name(CLAIM_SETTING), "setting");
+	CHECK_STR(claim_kind_name(CLAIM_OPTION), "option");
+	CHECK_STR(claim_kind_name(CLAIM_WATCH), "watch");
+	/* Written and read back. */
+	text = claims_format(&c);
+	CHECK_HAS(text, "s\tksym_trigger_slots\t1\t4\tksym-ctl-uaf-1-aa\n");
+	claims_free(&c);
+	CHECK(!claims_parse(&c, text, "boot-1"));
+	free(text);
+	cl = claims_find(&c, CLAIM_SETTING, "ksym_trigger_slots");
+	CHECK(cl && !strcmp(cl->orig, "1") && !strcmp(cl->set, "4"));
+	/* Not an option of the same name. */
+	CHECK(claims_find(&c, CLAIM_OPTION, "ksym_trigger_slots") == NULL);
+	/* Shared by a second run: the first one's drop restores nothing. */
+	CHECK(!claims_take(&c, CLAIM_SETTING, "ksym_trigger_slots", "4", "4",
+			   "ksym-ctl-uaf-2-bb", in_list, &live));
+	CHECK(!claims_drop(&c, CLAIM_SETTING, "ksym_trigger_slots",
+			   "ksym-ctl-uaf-1-aa", &freed));
+	CHECK(freed.n == 0);
+	/* A drop by a run that does not hold it, of a claim not there: nothing. */
+	CHECK(!claims_drop(&c, CLAIM_SETTING, "ksym_trigger_slots", "nobody", &freed));
+	CHECK(!claims_drop(&c, CLAIM_SETTING, "nothing", "ksym-ctl-uaf-2-bb", &freed));
+	CHECK(freed.n == 0 && c.n == 2);
+	/* The last owner's drop: the original comes back; the option stays. */
+	CHECK(!claims_drop(&c, CLAIM_SETTING, "ksym_trigger_slots",
+			   "ksym-ctl-uaf-2-bb", &freed));
+	CHECK(freed.n == 1 && !strcmp(freed.v[0].orig, "1") &&
+	      freed.v[0].kind == CLAIM_SETTING);
+	CHECK(c.n == 1 && c.v[0].kind == CLAIM_OPTION);
+	claims_free(&freed);
+	/* A killed run's setting: reset (owner NULL) frees it. */
+	CHECK(!claims_take(&c, CLAIM_SETTING, "ksym_trigger_slots", "1", "3",
+			   "ksym-ctl-uaf-9-zz", in_list, &live));
+	CHECK(!claims_release(&c, NULL, in_list, &live, &freed));
+	CHECK(freed.n == 1 && freed.v[0].kind == CLAIM_SETTING &&
+	      !strcmp(freed.v[0].set, "3"));
+	claims_free(&freed);
+	claims_free(&c);
+	strv_free(&live);
+}
+
 void test_claims(void)
 {
+	test_claims_setting();
 	test_spec_target();
 	test_claims_refcount();
 	test_claims_killed();

@@ -1209,6 +1209,7 @@ int main(void)
 	test_scope();
 	test_claims();
 	test_stats_empty();
+	test_uaf();
 	printf("ksym-ctl unit tests: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

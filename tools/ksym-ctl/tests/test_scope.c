@@ -264,6 +264,24 @@ static void test_kallsyms(void)
 	CHECK(kallsyms_addr(&ks, "ksym_hitgen:ksym_hitgen_u32") == 0xffffffffc0002008ULL);
 	CHECK(kallsyms_addr(&ks, "nope") == 0);
 	CHECK(kallsyms_addr(&ks, "ksym_hitgen:pid_max") == 0);
+	/* As %pS, without the size; and a function's bytes (uaf --kfree-site). */
+	kallsyms_name_off(&ks, 0xffffffff8123457aULL, name, sizeof(name));
+	CHECK_STR(name, "do_proc_dointvec_minmax_conv+0x1a");
+	kallsyms_name_off(&ks, 0xffffffffc0001000ULL, name, sizeof(name));
+	CHECK_STR(name, "ksym_hitgen_write_a+0x0 [ksym_hitgen]");
+	kallsyms_name_off(&ks, 0x10ULL, name, sizeof(name));
+	CHECK_STR(name, "0x10");
+	{
+		unsigned long long start = 0, end = 0;
+
+		CHECK(kallsyms_extent(&ks, "do_proc_dointvec_minmax_conv", &start, &end) == 0);
+		CHECK(start == 0xffffffff81234560ULL && end == 0xffffffff81234600ULL);
+		CHECK(kallsyms_extent(&ks, "ksym_hitgen:ksym_hitgen_write_a", &start, &end) == 0);
+		CHECK(start == 0xffffffffc0001000ULL && end == 0xffffffffc0001100ULL);
+		/* Nothing above the last one; no such name. */
+		CHECK(kallsyms_extent(&ks, "other_mod:pid_max", &start, &end) == -1);
+		CHECK(kallsyms_extent(&ks, "nope", &start, &end) == -1);
+	}
 	kallsyms_free(&ks);
 
 	/* No addresses (kptr_restrict, not root): refused. */

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of ksym-ctl uaf's pure parts: the options and their
+ * checks, the trigger and filter texts, trace_stat/ksym_triggers rows, the
+ * allocator's functions, the pairing of hits with frees, the report (text
+ * and JSON, escaped) and the reader of the ring buffer's records (made
+ * here on the VM kernel's formats, tests/uaf_formats.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <json.h>
+
+#include "test.h"
+#include "uaf.h"
+#include "uaf_formats.h"
+#include "uaf_read.h"
+
+static void test_options(void)
+{
+	unsigned long off = 99;
+	unsigned int len = 99;
+	int slots = 99;
+
+	CHECK(uaf_parse_offset("0", &off) == 0 && off == 0);
+	CHECK(uaf_parse_offset("16", &off) == 0 && off == 16);
+	CHECK(uaf_parse_offset("0x18", &off) == 0 && off == 0x18);
+	CHECK(uaf_parse_offset("4096", &off) == 0 && off == 4096);
+	CHECK(QUIET(uaf_parse_offset("4097", &off)) == -1);
+	CHECK(QUIET(uaf_parse_offset("-1", &off)) == -1);
+	CHECK(QUIET(uaf_parse_offset("8x", &off)) == -1);
+	CHECK(QUIET(uaf_parse_offset("", &off)) == -1);
+	CHECK(QUIET(uaf_parse_offset("99999999999999999999999", &off)) == -1);
+	CHECK(uaf_parse_len("4", &len) == 0 && len == 4);
+	CHECK(QUIET(uaf_parse_len("3", &len)) == -1);
+	CHECK(QUIET(uaf_parse_len("16", &len)) == -1);
+	CHECK(QUIET(uaf_parse_len("0", &len)) == -1);
+	CHECK(uaf_parse_slots("4", &slots) == 0 && slots == 4);
+	CHECK(uaf_parse_slots("1", &slots) == 0 && slots == 1);
+	CHECK(QUIET(uaf_parse_slots("5", &slots)) == -1);
+	CHECK(QUIET(uaf_parse_slots("0", &slots)) == -1);
+	CHECK(QUIET(uaf_parse_slots("two", &slots)) == -1);
+
+	CHECK(uaf_check_cache_name("ksym_hitgen_cache") == 0);
+	CHECK(uaf_check_cache_name("kmalloc-rnd-01-256") == 0);
+	CHECK(uaf_check_cache_name(":0000200") == 0);
+	CHECK(uaf_check_cache_name("TCPv6") == 0);
+	CHECK(QUIET(uaf_check_cache_name("")) == -1);
+	CHECK(QUIET(uaf_check_cache_name("a b")) == -1);
+	CHECK(QUIET(uaf_check_cache_name("x\" || name == \"y")) == -1);
+	CHECK(QUIET(uaf_check_cache_name("../slab")) == -1);
+	CHECK(QUIET(uaf_check_cache_name("..")) == -1);
+
+	CHECK(uaf_check_type("struct pipe_inode_info") == 0);
+	CHECK(uaf_check_type("union bpf_attr") == 0);
+	CHECK(QUIET(uaf_check_type("pipe_inode_info")) == -1);
+	CHECK(QUIET(uaf_check_type("struct ")) == -1);
+	CHECK(QUIET(uaf_check_type("struct a)b")) == -1);
+	CHECK(uaf_check_field("head") == 0);
+	CHECK(uaf_check_field("bufs[2].len") == 0);
+	CHECK(uaf_check_field("a.b.c") == 0);
+	CHECK(QUIET(uaf_check_field("")) == -1);
+	CHECK(QUIET(uaf_check_field("a..b")) == -1);
+	CHECK(QUIET(uaf_check_field("a[x]")) == -1);
+	CHECK(QUIET(uaf_check_field("a[1")) == -1);
+	CHECK(QUIET(uaf_check_field("a:rw-")) == -1);
+}
+
+static void test_spec(void)
+{
+	struct uaf_spec sp = { .mode = UAF_CACHE, .cache = "ksym_hitgen_cache",
+			       .object_size = 200 };
+	struct strv w = { 0 };
+	char *t;
+
+	/* Word 0 of a 200-byte object: SLUB's free pointer is at +96. */
+	CHECK(uaf_spec_finish(&sp, &w) == 0 && w.n == 0);
+	CHECK(uaf_word_offset(&sp) == 0 && uaf_word_len(&sp) == 8);
+	CHECK(uaf_object_extent(&sp) == 200);
+	t = uaf_watch_trigger(&sp);
+	CHECK_STR(t, "kmem:kmem_cache_free:ksym_watch:ptr/8:rw- if name == \"ksym_hitgen_cache\"");
+	free(t);
+	t = uaf_unwatch_trigger(&sp);
+	CHECK_STR(t, "kmem:kmem_cache_alloc:ksym_unwatch:ptr if bytes_req == 200");
+	free(t);
+	t = uaf_stack_trigger(&sp);
+	CHECK_STR(t, "kmem:kmem_cache_free:stacktrace if name == \"ksym_hitgen_cache\"");
+	free(t);
+	t = uaf_free_filter(&sp);
+	CHECK_STR(t, "name == \"ksym_hitgen_cache\"");
+	free(t);
+	t = uaf_alloc_filter(&sp);
+	CHECK_STR(t, "bytes_req == 200");
+	free(t);
+	t = uaf_hit_name(&sp);
+	CHECK_STR(t, "ptr");
+	free(t);
+	CHECK_STR(uaf_free_event(&sp), "kmem:kmem_cache_free");
+	CHECK_STR(uaf_alloc_event(&sp), "kmem:kmem_cache_alloc");
+
+	/* The free pointer's word: allowed, with a warning. */
+	sp.offset = 96;
+	CHECK(uaf_spec_finish(&sp, &w) == 0 && w.n == 1);
+	CHECK_HAS(w.n ? w.v[0] : NULL, "free pointer (+96 of 200 bytes)");
+	strv_free(&w);
+	sp.offset = 16;
+	sp.len = 4;
+	sp.write_only = true;
+	CHECK(uaf_spec_finish(&sp, &w) == 0 && w.n == 0);
+	t = uaf_watch_trigger(&sp);
+	CHECK_STR(t, "kmem:kmem_cache_free:ksym_watch:ptr+0x10/4:-w- if name == \"ksym_hitgen_cache\"");
+	free(t);
+	t = uaf_hit_name(&sp);
+	CHECK_STR(t, "ptr+0x10");
+	free(t);
+	/* Misaligned, past the end. */
+	sp.offset = 6;
+	CHECK(QUIET(uaf_spec_finish(&sp, &w)) == -1);
+	sp.offset = 200;
+	CHECK(QUIET(uaf_spec_finish(&sp, &w)) == -1);
+	sp.offset = 196;
+	CHECK(uaf_spec_finish(&sp, &w) == 0);
+	/* Small objects: the word is the free pointer. */
+	sp = (struct uaf_spec){ .mode = UAF_CACHE, .cache = "tiny", .object_size = 8 };
+	CHECK(uaf_spec_finish(&sp, &w) == 0 && w.n == 1);
+	CHECK_HAS(w.n ? w.v[0] : NULL, "the objects are 8 bytes");
+	strv_free(&w);
+	/* The size unknown: no alloc filter, the extent is the word's end. */
+	sp = (struct uaf_spec){ .mode = UAF_CACHE, .cache = "x", .offset = 8 };
+	CHECK(uaf_spec_finish(&sp, &w) == 0 && w.n == 0);
+	CHECK(uaf_alloc_filter(&sp) == NULL);
+	t = uaf_unwatch_trigger(&sp);
+	CHECK_STR(t, "kmem:kmem_cache_alloc:ksym_unwatch:ptr");
+	free(t);
+	CHECK(uaf_object_extent(&sp) == 16);
+
+	/* kfree from a call site: kfree / kmalloc, the site's bytes. */
+	sp = (struct uaf_spec){ .mode = UAF_KFREE, .site = "free_pipe_info",
+				.site_start = 0xffffffff81234560ULL,
+				.site_end = 0xffffffff81234600ULL };
+	CHECK(uaf_spec_finish(&sp, &w) == 0 && w.n == 0);
+	t = uaf_watch_trigger(&sp);
+	CHECK_STR(t, "kmem:kfree:ksym_watch:ptr/8:rw- if call_site >= 0xffffffff81234560 && call_site < 0xffffffff81234600");
+	free(t);
+	t = uaf_unwatch_trigger(&sp);
+	CHECK_STR(t, "kmem:kmalloc:ksym_unwatch:ptr");
+	free(t);
+	t = uaf_stack_trigger(&sp);
+	CHECK_STR(t, "kmem:kfree:stacktrace if call_site >= 0xffffffff81234560 && call_site < 0xffffffff81234600");
+	free(t);
+	CHECK_STR(uaf_free_event(&sp), "kmem:kfree");
+	CHECK_STR(uaf_alloc_event(&sp), "kmem:kmalloc");
+
+	/* A field of a type: the kernel takes its length from BTF. */
+	sp.type = "struct pipe_inode_info";
+	sp.field = "head";
+	sp.field_offset = 0x40;
+	sp.field_size = 4;
+	CHECK(uaf_spec_finish(&sp, &w) == 0);
+	CHECK(uaf_word_offset(&sp) == 0x40 && uaf_word_len(&sp) == 4);
+	t = uaf_watch_trigger(&sp);
+	CHECK_STR(t, "kmem:kfree:ksym_watch:(struct pipe_inode_info)ptr.head:rw- if call_site >= 0xffffffff81234560 && call_site < 0xffffffff81234600");
+	free(t);
+	t = uaf_hit_name(&sp);
+	CHECK_STR(t, "pipe_inode_info.head");
+	free(t);
+	sp.offset = 8;
+	sp.len = 8;
+	CHECK(uaf_spec_finish(&sp, &w) == 0);
+	t = uaf_watch_trigger(&sp);
+	CHECK_HAS(t, ":ksym_watch:(struct pipe_inode_info)ptr.head+0x8/8:rw- if ");
+	free(t);
+	t = uaf_hit_name(&sp);
+	CHECK_STR(t, "pipe_inode_info.head+0x8");
+	free(t);
+	/* --len longer than the field itself. */
+	sp.offset = 0;
+	CHECK(QUIET(uaf_spec_finish(&sp, &w)) == -1);
+	strv_free(&w);
+}
+
+static void test_trigger_rows(void)
+{
+	char shown[200];
+	struct uaf_coverage cov;
+	const char *rows =
+		"# Event  Trigger  Slots  Armed  Missed  Refused  Unwatched  TooHot  Live  Hits  Window(last/max ns)  Stray\n"
+		"kmem:kmalloc  ksym_watch:(struct pipe_inode_info)ptr.head/4:-w-  1/1  3  0  0  3  0  0  3  1426799/1426799  0\n"
+		"kmem:kmem_cache_free  ksym_watch:ptr/8:rw-  4/4  3  1  2  3  0  0  6  169843/1024008  0\n"
+		"kmem:kmem_cache_alloc  ksym_unwatch:ptr  0/0  0  0  0  0  0  0  0  0/0  0\n";
+
+	CHECK(uaf_trigger_shown("ksym_watch:ptr/8:rw-:unlimited if name == \"ksym_hitgen_cache\"\n",
+				shown, sizeof(shown)) == 0);
+	CHECK_STR(shown, "ksym_watch:ptr/8:rw-");
+	CHECK(uaf_trigger_shown("stacktrace:unlimited if name == \"x\"\n"
+				"ksym_watch:(struct pipe_inode_info)ptr.head/4:-w-:3\n",
+				shown, sizeof(shown)) == 0);
+	CHECK_STR(shown, "ksym_watch:(struct pipe_inode_info)ptr.head/4:-w-");
+	CHECK(uaf_trigger_shown("# Available triggers:\n# traceon traceoff\n", shown,
+				sizeof(shown)) == -1);
+	CHECK(uaf_trigger_shown("ksym_watch:", shown, sizeof(shown)) == -1);
+	CHECK(uaf_trigger_shown("ksym_watch:x:y", shown, 4) == -1);
+
+	uaf_coverage_parse(&cov, rows, "kmem:kmem_cache_free", "ksym_watch:ptr/8:rw-");
+	CHECK(cov.known && cov.rows == 1);
+	CHECK(cov.slots == 4 && cov.nr_slots == 4 && cov.armed == 3 && cov.missed == 1 &&
+	      cov.refused == 2 && cov.unwatched == 3 && cov.hits == 6);
+	/* A cast holds a blank: the columns are found after the trigger. */
+	uaf_coverage_parse(&cov, rows, "kmem:kmalloc",
+			   "ksym_watch:(struct pipe_inode_info)ptr.head/4:-w-");
+	CHECK(cov.known && cov.armed == 3 && cov.hits == 3);
+	/* Another event, another text, a prefix of it: not ours. */
+	uaf_coverage_parse(&cov, rows, "kmem:kfree", "ksym_watch:ptr/8:rw-");
+	CHECK(!cov.known && cov.rows == 0);
+	uaf_coverage_parse(&cov, rows, "kmem:kmem_cache_free", "ksym_watch:ptr/8:rw");
+	CHECK(!cov.known && cov.rows == 0);
+	/* Two triggers of the same text (two instances): which is ours is not known. */
+	uaf_coverage_parse(&cov, "kmem:kfree  ksym_watch:ptr/8:rw-  1/1  1 0 0 0 0 0 0  0/0  0\n"
+			   "kmem:kfree  ksym_watch:ptr/8:rw-  1/1  2 0 0 0 0 0 0  0/0  0\n",
+			   "kmem:kfree", "ksym_watch:ptr/8:rw-");
+	CHECK(!cov.known && cov.rows == 2);
+	/* Rows cut short, garbage. */
+	uaf_coverage_parse(&cov, "kmem:kfree  ksym_watch:ptr/8:rw-  1/1  2\n\n\n  \nx",
+			   "kmem:kfree", "ksym_watch:ptr/8:rw-");
+	CHECK(!cov.known && cov.rows == 0);
+	uaf_coverage_parse(&cov, "", "kmem:kfree", "ksym_watch:ptr/8:rw-");
+	CHECK(!cov.known);
+}
+
+static void test_allocator(void)
+{
+	static const char * const yes[] = {
+		"kmem_cache_alloc_noprof", "kmem_cache_alloc_lru_noprof",
+		"__kmalloc_noprof", "__kmalloc_cache_noprof", "kmalloc_trace",
+		"kmem_cache_free", "kfree", "kfree_sensitive", "slab_free_after_rcu_debug",
+		"__slab_free", "___slab_alloc", "slab_post_alloc_hook", "do_slab_free",
+		"kasan_save_free_info", "__kasan_slab_free", "qlist_free_all",
+		"kfence_guarded_free", "krealloc_noprof", "__memcg_slab_post_alloc_hook",
+		"clear_page_erms", "kernel_init_pages", "get_page_from_freelist",
+		"__alloc_pages_noprof", "free_unref_page",
+	};
+	static const char * const no[] = {
+		"kfree_skb", "kfree_skb_reason", "kmemdup_noprof", "memset",
+		"ksym_hitgen_uaf_stray_now", "kmem", "slab", "free_pipe_info", "",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		CHECK(uaf_allocator_function(yes[i]));
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		CHECK(!uaf_allocator_function(no[i]));
+	CHECK(!uaf_allocator_function(NULL));
+}
+
+#define UAF	0xffffffffa0000000ULL
+#define NOW	0xffffffffa0000200ULL
+#define LATE	0xffffffffa0000300ULL
+#define OBJ_A	0xff11000003a1c400ULL
+#define OBJ_B	0xff11000003a1c4c8ULL
+
+static void add_free(struct uaf_data *d, unsigned long long ts,
+		     unsigned long long ptr, int stack)
+{
+	struct uaf_free f = { .ts = ts, .ptr = ptr, .call_site = UAF + 0x8f,
+			      .cpu = 1, .pid = 130, .stack = stack };
+
+	snprintf(f.comm, sizeof(f.comm), "sh");
+	CHECK(uaf_add_free(d, &f) == 0);
+}
+
+static void add_hit(struct uaf_data *d, unsigned long long ts,
+		    unsigned long long addr, unsigned long long ip,
+		    unsigned long long value, int stack)
+{
+	struct uaf_hit h = { .ts = ts, .addr = addr, .ip = ip, .caller = ip,
+			     .value = value, .old = 0x1001, .len = 8, .access = 3,
+			     .has_value = true, .has_old = UAF_OLD_LAST, .cpu = 0,
+			     .pid = 130, .stack = stack };
+
+	snprintf(h.comm, sizeof(h.comm), "sh");
+	CHECK(uaf_add_hit(d, &h) == 0);
+}
+
+static void test_pairing(void)
+{
+	unsigned long long free_chain[] = { 0xffffffff81100010ULL, UAF + 0x8f,
+					    0xffffffff81100910ULL };
+	unsigned long long now_chain[] = { NOW + 0x1a, UAF + 0xa0 };
+	unsigned long long kasan_chain[] = { 0xffffffff81100810ULL,
+					     0xffffffff81100420ULL,
+					     0xffffffff81100020ULL, UAF + 0x8f };
+	struct uaf_data d = { 0 };
+	struct uaf_alloc a = { .ts = 2000, .ptr = OBJ_A };
+	struct uaf_coverage cov = { .known = true, .rows = 1, .slots = 4,
+				    .nr_slots = 4, .armed = 3, .missed = 1 };
+	struct uaf_spec sp = { .mode = UAF_CACHE, .cache = "ksym_hitgen_cache",
+			       .object_size = 200 };
+	struct uaf_report rep = { .spec = &sp, .cov = &cov, .title = "sh -c x" };
+	struct kallsyms ks;
+	int s_free, s_now, s_kasan, i;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	CHECK(kallsyms_load(&ks, strdup(uaf_kallsyms_text)) == 0);
+	s_free = uaf_add_stack(&d, free_chain, 3);
+	s_now = uaf_add_stack(&d, now_chain, 2);
+	s_kasan = uaf_add_stack(&d, kasan_chain, 4);
+	/* The same callchain again is the same one. */
+	CHECK(uaf_add_stack(&d, free_chain, 3) == s_free);
+	CHECK(s_free >= 0 && s_now >= 0 && s_kasan >= 0 && d.nr_stacks == 3);
+
+	/* Added out of order (CPUs read one after the other): sorted by time. */
+	add_hit(&d, 3010, OBJ_A, NOW + 0x1a, 0xdead0002, s_now);	/* after A's 2nd free */
+	add_free(&d, 1000, OBJ_A, s_free);
+	add_free(&d, 1100, OBJ_B, s_free);
+	add_free(&d, 3000, OBJ_A, s_free);
+	CHECK(uaf_add_alloc(&d, &a) == 0);			/* A reused at 2000 */
+	add_hit(&d, 1001, OBJ_A, 0xffffffff81100810ULL, 0, s_kasan);	/* KASAN's free track */
+	add_hit(&d, 1005, OBJ_A, NOW + 0x1a, 0xdead0001, s_now);	/* the use after free */
+	add_hit(&d, 1500, OBJ_B + 0x10, LATE + 0x10, 0xbeef0001, -1);	/* inside B, no stack */
+	add_hit(&d, 2500, OBJ_A, LATE + 0x10, 0x7, -1);		/* after the reallocation */
+	add_hit(&d, 900, OBJ_A, LATE + 0x10, 0x7, -1);		/* before any free */
+	add_hit(&d, 1200, 0xff11000000001000ULL, LATE + 0x10, 0x7, -1);	/* no object */
+	uaf_analyze(&d, uaf_object_extent(&sp), &ks);
+	CHECK(d.count[UAF_USE] == 3);
+	CHECK(d.count[UAF_ALLOCATOR] == 1);
+	CHECK(d.count[UAF_REALLOCATED] == 1);
+	CHECK(d.count[UAF_UNPAIRED] == 2);
+	CHECK(d.objects == 2);
+	for (i = 0; i < d.nr_hits; i++) {
+		const struct uaf_hit *h = &d.hits[i];
+
+		if (h->ts == 1005 || h->ts == 3010)
+			CHECK(h->cls == UAF_USE && d.frees[h->free].ptr == OBJ_A &&
+			      d.frees[h->free].ts == h->ts - (h->ts == 1005 ? 5 : 10));
+		if (h->ts == 1500)
+			CHECK(h->cls == UAF_USE && d.frees[h->free].ptr == OBJ_B);
+		if (h->ts == 900 || h->ts == 1200)
+			CHECK(h->cls == UAF_UNPAIRED && h->free == -1);
+	}
+	/* Sorted by time. */
+	for (i = 1; i < d.nr_hits; i++)
+		CHECK(d.hits[i - 1].ts <= d.hits[i].ts);
+
+	f = open_memstream(&text, &size);
+	uaf_print(f, &d, &rep, &ks);
+	fclose(f);
+	CHECK_HAS(text, "ksym-ctl uaf: objects of slab cache ksym_hitgen_cache (object_size 200), word +0x0/8 rw-, while 'sh -c x' ran\n");
+	CHECK_HAS(text, "use after free 1: write by ksym_hitgen_uaf_stray_now+0x1a [ksym_hitgen], 0.005 us after the free\n");
+	CHECK_HAS(text, "    object 0xff11000003a1c400 +0x0/8: value=0xdead0001 old=0x1001\n");
+	CHECK_HAS(text, "    accessed by sh (pid 130) on CPU 0:\n        ksym_hitgen_uaf_stray_now+0x1a [ksym_hitgen]\n        ksym_hitgen_uaf+0xa0 [ksym_hitgen]\n");
+	CHECK_HAS(text, "    freed at ksym_hitgen_uaf+0x8f [ksym_hitgen] by sh (pid 130) on CPU 1:\n        kmem_cache_free+0x10\n");
+	CHECK_HAS(text, "use after free 2: write by ksym_hitgen_uaf_stray_late+0x10 [ksym_hitgen], 0.400 us after the free\n    object 0xff11000003a1c4c8 +0x10/8: value=0xbeef0001");
+	CHECK_HAS(text, "use after free 3: ");
+	CHECK(!strstr(text, "use after free 4"));
+	CHECK_HAS(text, "        (no callchain)\n");
+	CHECK_HAS(text, "3 uses after free in 2 objects, by 2 accessors:\n         2  ksym_hitgen_uaf_stray_now [ksym_hitgen]\n         1  ksym_hitgen_uaf_stray_late [ksym_hitgen]\n");
+	CHECK_HAS(text, "not uses after free: 1 access by the allocator itself, 1 after the object or its page was given out again, 2 without a free seen (-v lists them)\n");
+	CHECK_HAS(text, "coverage: 4 frees seen, 3 watched, 1 missed (every slot busy), 0 refused; 4 of 4 slots\n");
+	CHECK_HAS(text, "note: sampling, like KFENCE");
+	CHECK_HAS(text, "note: the direct map's base is not known: ");
+	CHECK(!strstr(text, "allocator access"));
+	free(text);
+
+	/* -v: the others too, the allocator's with its callchain. */
+	rep.verbose = true;
+	text = NULL;
+	f = open_memstream(&text, &size);
+	uaf_print(f, &d, &rep, &ks);
+	fclose(f);
+	CHECK_HAS(text, "allocator access 1: write by memset+0x10, 0.001 us after the free\n");
+	CHECK_HAS(text, "        __kasan_slab_free+0x20\n");
+	CHECK_HAS(text, "access after reallocation 1: ");
+	CHECK_HAS(text, "access without a free 1: ");
+	CHECK_HAS(text, "    address 0xff11000000001000/8: ");
+	CHECK(!strstr(text, "(-v lists them)"));
+	free(text);
+	uaf_data_free(&d);
+
+	/* Nothing at all: a coverage line all the same. */
+	cov = (struct uaf_coverage){ 0 };
+	rep.verbose = false;
+	text = NULL;
+	f = open_memstream(&text, &size);
+	uaf_analyze(&d, 200, &ks);
+	uaf_print(f, &d, &rep, &ks);
+	fclose(f);
+	CHECK_HAS(text, "\n0 uses after free in 0 objects, by 0 accessors\n");
+	CHECK_HAS(text, "coverage: 0 frees seen, watched unknown (0 rows of the trigger in trace_stat/ksym_triggers)\n");
+	free(text);
+	kallsyms_free(&ks);
+}
+
+/* A JSON text parsed by json-c, or NULL. */
+static struct json_object *parse(const char *text)
+{
+	enum json_tokener_error err;
+	struct json_object *o = json_tokener_parse_verbose(text, &err);
+
+	if (!o)
+		fprintf(stderr, "JSON: %s in:\n%s\n", json_tokener_error_desc(err), text);
+	return o;
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static void test_json(void)
+{
+	unsigned long long chain[] = { NOW + 0x1a, UAF + 0xa0 };
+	struct uaf_coverage cov = { .known = true, .rows = 1, .slots = 4,
+				    .nr_slots = 4, .armed = 3 };
+	struct uaf_spec sp = { .mode = UAF_CACHE, .cache = "ksym_hitgen_cache",
+			       .object_size = 200 };
+	struct uaf_report rep = { .spec = &sp, .cov = &cov,
+				  .title = "sh -c \"echo 3 > x\"\t\x01\xff" };
+	struct json_object *o, *fnd, *first, *v;
+	struct uaf_data d = { 0 };
+	struct kallsyms ks;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f;
+	int s;
+
+	/* A module name with a quote and a control character (kallsyms says any). */
+	CHECK(kallsyms_load(&ks, strdup("ffffffffa0000000 t ksym_hitgen_uaf\t[a\"b\\c]\n"
+					"ffffffffa0000200 t ksym_hitgen_uaf_stray_now\t[ksym_hitgen]\n"
+					"ffffffffa0000300 t x\t[m]\n")) == 0);
+	s = uaf_add_stack(&d, chain, 2);
+	add_free(&d, 1000, OBJ_A, -1);
+	add_hit(&d, 3500, OBJ_A + 8, NOW + 0x1a, 0xdead0001, s);
+	/* A comm of any bytes: quotes, escapes, invalid UTF-8. */
+	snprintf(d.hits[0].comm, sizeof(d.hits[0].comm), "a\"\\\n\x7f\xc3(");
+	d.hits[0].has_old = UAF_OLD_NONE;
+	d.lost = 2;
+	uaf_analyze(&d, 200, &ks);
+	f = open_memstream(&text, &size);
+	uaf_print_json(f, &d, &rep, &ks);
+	fclose(f);
+	o = parse(text);
+	CHECK(o != NULL);
+	CHECK_STR(json_object_get_string(get(o, "mode")), "cache");
+	CHECK_STR(json_object_get_string(get(o, "cache")), "ksym_hitgen_cache");
+	CHECK(json_object_get_int(get(o, "object_size")) == 200);
+	CHECK_STR(json_object_get_string(get(o, "command")), "sh -c \"echo 3 > x\"\t\x01\xef\xbf\xbd");
+	fnd = get(o, "findings");
+	CHECK(fnd && json_object_array_length(fnd) == 1);
+	first = fnd ? json_object_array_get_idx(fnd, 0) : NULL;
+	CHECK_STR(json_object_get_string(get(first, "accessor")), "ksym_hitgen_uaf_stray_now+0x1a [ksym_hitgen]");
+	CHECK_STR(json_object_get_string(get(first, "value")), "0xdead0001");
+	CHECK(json_object_is_type(get(first, "old"), json_type_null));
+	CHECK(json_object_get_int(get(first, "offset")) == 8);
+	CHECK(json_object_get_int64(get(first, "since_free_ns")) == 2500);
+	CHECK_STR(json_object_get_string(get(first, "task")), "a\"\\\n\x7f\xef\xbf\xbd(");
+	v = get(get(first, "free"), "call_site");
+	CHECK_STR(json_object_get_string(v), "ksym_hitgen_uaf+0x8f [a\"b\\c]");
+	v = get(first, "callchain");
+	CHECK(v && json_object_array_length(v) == 2);
+	CHECK_STR(json_object_get_string(json_object_array_get_idx(v, 1)), "ksym_hitgen_uaf+0xa0 [a\"b\\c]");
+	CHECK(json_object_get_int(get(o, "uses_after_free")) == 1);
+	CHECK(json_object_get_int(get(o, "events_lost")) == 2);
+	CHECK(json_object_is_type(get(o, "page_reuse_seen"), json_type_boolean) &&
+	      !json_object_get_boolean(get(o, "page_reuse_seen")));
+	v = get(o, "coverage");
+	CHECK(json_object_get_int(get(v, "frees_seen")) == 3);
+	CHECK(json_object_get_int(get(v, "watched")) == 3);
+	CHECK(json_object_get_int(get(v, "missed")) == 0);
+	CHECK(json_object_get_int(get(v, "slots")) == 4);
+	CHECK(get(o, "not_uses") == NULL);
+	json_object_put(o);
+	free(text);
+
+	/* -v, coverage unknown, kfree mode: still valid JSON. */
+	cov = (struct uaf_coverage){ .rows = 2 };
+	sp = (struct uaf_spec){ .mode = UAF_KFREE, .site = "f\"n", .site_start = 1,
+				.site_end = 2, .type = "struct x", .field = "y" };
+	rep.verbose = true;
+	rep.title = NULL;
+	text = NULL;
+	f = open_memstream(&text, &size);
+	uaf_print_json(f, &d, &rep, &ks);
+	fclose(f);
+	o = parse(text);
+	CHECK(o != NULL);
+	CHECK_STR(json_object_get_string(get(o, "kfree_site")), "f\"n");
+	CHECK(json_object_is_type(get(o, "object_size"), json_type_null));
+	CHECK(json_object_is_type(get(get(o, "coverage"), "watched"), json_type_null));
+	CHECK(json_object_get_int(get(get(o, "coverage"), "frees_seen")) == 1);
+	CHECK(get(o, "not_uses") && json_object_array_length(get(o, "not_uses")) == 0);
+	json_object_put(o);
+	free(text);
+	uaf_data_free(&d);
+	kallsyms_free(&ks);
+}
+
+/* Feed record @r (a buffer of exactly its size: ASan sees a read past it). */
+static int feed(struct uaf_reader *rd, struct uaf_rec *r, unsigned long long ts,
+		int cpu)
+{
+	struct tep_record rec = { .ts = ts, .size = r->n, .cpu = cpu };
+	void *copy = malloc(r->n);
+	int ret;
+
+	memcpy(copy, r->b, r->n);
+	rec.data = copy;
+	ret = uaf_reader_add(rd, &rec, cpu);
+	free(copy);
+	return ret;
+}
+
+#define BASE	0xff11000000000000ULL
+#define OBJ_C	0xff11000004000100ULL		/* in page frame 0x4000 */
+
+static void test_reader(void)
+{
+	unsigned long long ips[2] = { NOW + 0x1a, UAF + 0xa0 };
+	unsigned long long callers[10] = { 0xffffffff81100010ULL, UAF + 0x8f,
+					   0xffffffff81100910ULL };
+	struct uaf_reader_opts o = { .hit_name = "ptr", .free_event = "kmem:nosuch",
+				     .alloc_event = "kmem:kmalloc", .extent = 200,
+				     .base_pid = 130, .page_size = 4096 };
+	struct tep_handle *tep = uaf_formats_tep();
+	struct uaf_reader *rd = NULL;
+	struct uaf_data d = { 0 };
+	struct uaf_rec r;
+	int i;
+
+	CHECK(tep != NULL);
+	if (!tep)
+		return;
+	CHECK(QUIET(uaf_reader_new(tep, &d, &o, &rd)) == -1 && !rd);
+	o.free_event = "nocolon";
+	CHECK(QUIET(uaf_reader_new(tep, &d, &o, &rd)) == -1 && !rd);
+	o.free_event = "kmem:kmem_cache_free";
+	o.alloc_event = "kmem:kmem_cache_alloc";
+	CHECK(uaf_reader_new(tep, &d, &o, &rd) == 0);
+	if (!rd)
+		return;
+	/* Pages given out before the base is known, another task's: not kept. */
+	uaf_rec_page(&r, 0x3a1c, 0, 7);
+	CHECK(feed(rd, &r, 400, 0) == 0);
+	uaf_rec_page(&r, 0x3f5b0, 2, 7);
+	CHECK(feed(rd, &r, 440, 0) == 0);
+	CHECK(!d.base_known && d.nr_pages == 0);
+	/* ksym-ctl's probe: its order-2 pages, then its kmalloc of 16 KiB. */
+	uaf_rec_page(&r, 0x3f5b0, 2, 130);
+	CHECK(feed(rd, &r, 450, 0) == 0);
+	uaf_rec_kmem(&r, UAF_ID_KMALLOC, UAF, BASE + 0x3f5b0000ULL, NULL);
+	uaf_rec_u64(&r, 32, 4096);	/* not those pages' bytes: no base */
+	CHECK(feed(rd, &r, 451, 0) == 0);
+	CHECK(!d.base_known);
+	uaf_rec_u64(&r, 32, 16384);
+	CHECK(feed(rd, &r, 452, 0) == 0);
+	CHECK(d.base_known && d.page_base == BASE);
+	/* An allocation of an object never freed: not kept. */
+	uaf_rec_kmem(&r, UAF_ID_CACHE_ALLOC, UAF, OBJ_A, NULL);
+	CHECK(feed(rd, &r, 500, 1) == 0);
+	/* CPU 1: the free, its trigger's kernel_stack (10 frames, 3 used). */
+	uaf_rec_kmem(&r, UAF_ID_CACHE_FREE, UAF + 0x8f, OBJ_A, "ksym_hitgen_cache");
+	CHECK(feed(rd, &r, 1000, 1) == 0);
+	uaf_rec_kstack(&r, callers, 10, 3);
+	CHECK(feed(rd, &r, 1000, 1) == 0);
+	/* CPU 1: the hit and its ksym_stack. */
+	uaf_rec_hit(&r, OBJ_A, NOW + 0x1a, 0xdead0001, "ptr");
+	CHECK(feed(rd, &r, 1005, 1) == 0);
+	uaf_rec_stack(&r, ips, 2);
+	CHECK(feed(rd, &r, 1005, 1) == 0);
+	/* CPU 0: a hit of another watch, and its stack: not ours. */
+	uaf_rec_hit(&r, 0xffffffff82000000ULL, 0xffffffff81100910ULL, 1, "pid_max");
+	CHECK(feed(rd, &r, 1006, 0) == 0);
+	uaf_rec_stack(&r, ips, 2);
+	CHECK(feed(rd, &r, 1006, 0) == 0);
+	/* Now A is freed: its allocation is kept. */
+	uaf_rec_kmem(&r, UAF_ID_CACHE_ALLOC, UAF, OBJ_A, NULL);
+	CHECK(feed(rd, &r, 2000, 0) == 0);
+	/* Records cut short, a __data_loc past the end, a huge CPU: no harm. */
+	uaf_rec_hit(&r, OBJ_A, NOW, 1, "ptr");
+	r.n = 30;
+	CHECK(feed(rd, &r, 2100, 0) == 0);
+	uaf_rec_hit(&r, OBJ_A, NOW, 1, "ptr");
+	uaf_rec_put(&r, 80, &(unsigned int){ 200u << 16 | 84 }, 4);
+	CHECK(feed(rd, &r, 2200, 0) == 0);
+	uaf_rec_kmem(&r, UAF_ID_CACHE_FREE, UAF, OBJ_B, "ksym_hitgen_cache");
+	r.n = 20;
+	CHECK(feed(rd, &r, 2300, 100000) == 0);
+	uaf_rec_stack(&r, ips, 2);
+	r.n = 20;
+	CHECK(feed(rd, &r, 2300, 100000) == 0);
+	uaf_rec_kstack(&r, callers, 0, 1000);
+	r.n = 12;
+	CHECK(feed(rd, &r, 2300, 1) == 0);
+	uaf_rec_head(&r, 9999, 1);
+	r.n = 8;
+	CHECK(feed(rd, &r, 2300, 1) == 0);
+	r.n = 4;
+	CHECK(feed(rd, &r, 2300, 1) == 0);
+	uaf_rec_page(&r, 0x4000, 40, 7);	/* an order no page has */
+	CHECK(feed(rd, &r, 2300, 1) == 0);
+	/*
+	 * C's slab page goes back to the page allocator and is given out
+	 * again (order 1 from 0x4000 holds it; another page does not): its
+	 * word is written before (a use after free) and after (the page's
+	 * new owner).
+	 */
+	uaf_rec_kmem(&r, UAF_ID_CACHE_FREE, UAF + 0x8f, OBJ_C, "ksym_hitgen_cache");
+	CHECK(feed(rd, &r, 2350, 0) == 0);
+	uaf_rec_hit(&r, OBJ_C, LATE + 0x10, 0xbeef0001, "ptr");
+	CHECK(feed(rd, &r, 2360, 0) == 0);
+	uaf_rec_page(&r, 0x3ffe, 0, 7);
+	CHECK(feed(rd, &r, 2390, 0) == 0);
+	uaf_rec_page(&r, 0x4000, 1, 7);
+	CHECK(feed(rd, &r, 2400, 0) == 0);
+	uaf_rec_hit(&r, OBJ_C, 0xffffffff81100810ULL + 0x900, 0, "ptr");
+	CHECK(feed(rd, &r, 2500, 0) == 0);
+
+	CHECK(d.nr_frees == 2 && d.frees[0].ptr == OBJ_A &&
+	      d.frees[0].call_site == UAF + 0x8f && d.frees[0].pid == 130);
+	CHECK(d.frees[0].stack >= 0 && d.stacks[d.frees[0].stack].nr == 3 &&
+	      d.stacks[d.frees[0].stack].ip[1] == UAF + 0x8f);
+	CHECK(d.nr_allocs == 1 && d.allocs[0].ts == 2000);
+	CHECK(d.nr_pages == 1 && d.pages[0].pfn == 0x4000 && d.pages[0].order == 1);
+	/* The cut one (sym past its end) is not ours; the other had no addr. */
+	CHECK(d.other_hits == 3);
+	CHECK(d.nr_hits == 3);
+	CHECK(d.hits[0].addr == OBJ_A && d.hits[0].value == 0xdead0001 &&
+	      d.hits[0].old == 0x1001 && d.hits[0].len == 8 &&
+	      d.hits[0].access == 3 && d.hits[0].has_value &&
+	      d.hits[0].has_old == UAF_OLD_LAST && d.hits[0].pid == 131);
+	CHECK(d.hits[0].stack >= 0 && d.stacks[d.hits[0].stack].nr == 2 &&
+	      d.stacks[d.hits[0].stack].ip[0] == NOW + 0x1a);
+	uaf_analyze(&d, 200, NULL);
+	CHECK(d.count[UAF_USE] == 2 && d.count[UAF_REALLOCATED] == 1 && d.objects == 2);
+	for (i = 0; i < d.nr_hits; i++)
+		if (d.hits[i].ts == 2500)
+			CHECK(d.hits[i].cls == UAF_REALLOCATED &&
+			      d.frees[d.hits[i].free].ptr == OBJ_C);
+	uaf_reader_free(rd);
+	uaf_data_free(&d);
+	tep_free(tep);
+}
+
+void test_uaf(void)
+{
+	test_options();
+	test_spec();
+	test_trigger_rows();
+	test_allocator();
+	test_pairing();
+	test_json();
+	test_reader();
+}

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksym-ctl uaf: the use-after-free hunt as one command. In an instance of
+ * its own, with the ksym tracer current (and its ksym-stack option on):
+ *
+ *   the free event, filtered, enabled, with a stacktrace trigger (the
+ *   free's callchain) and a ksym_watch trigger (a word of the freed
+ *   object, in one of -s slots);
+ *   the allocation event, filtered, enabled, with a ksym_unwatch trigger;
+ *
+ * and kmem:mm_page_alloc (an emptied slab page given out again; the direct
+ * map's base, to tell its pfn from an address, is learnt from a large
+ * kmalloc of our own, direct_map_probe()); the buffer is read every 100 ms,
+ * through files kept open, while COMMAND runs (or -p's tasks, or for -d
+ * SECONDS, or until Ctrl-C); then the row of the watch trigger in
+ * trace_stat/ksym_triggers is read (the frees watched and missed),
+ * everything is put back, and uaf_core.c pairs each hit with its free and
+ * prints the uses after free. ksym_trigger_slots (-s) is claimed like a
+ * tracer option for the moment the triggers are made (the kernel reads it
+ * then) and given back at once; the instance is
+ * ksym-ctl-uaf-PID-RANDOM, which ksym-ctl reset removes after a killed
+ * run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <dirent.h>
+
+#include "fields.h"
+#include "ksym-ctl.h"
+#include "ksym_tracefs.h"
+#include "scope.h"
+#include "uaf.h"
+#include "uaf_read.h"
+
+#define SLAB_DIR	"/sys/kernel/slab"
+
+static void uaf_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ksym-ctl uaf (--cache NAME | --kfree-site [MODULE:]FUNC) [--offset OFF]\n"
+		"                    [--len LEN] [-w] [--type 'struct T' --field PATH]\n"
+		"                    [--size BYTES] [-s SLOTS] [-j] [-v]\n"
+		"                    [-- COMMAND [ARG...] | -p PID[,PID...] | -d SECONDS]\n"
+		"\n"
+		"Hunt uses after free: each freed object of a slab cache (--cache), or\n"
+		"each object kfree()d by a function (--kfree-site), has one word watched\n"
+		"from its free until it is allocated again; every access to it meanwhile\n"
+		"is printed with its accessor and callchain, the object and offset, the\n"
+		"value (and the old one), the time since the free and the free's call\n"
+		"site and callchain. Accesses by the allocator itself (SLUB's free\n"
+		"pointer, init_on_alloc, KASAN's free track, the page allocator), and\n"
+		"those after the object, or its slab page, was given out again, are\n"
+		"counted apart, not listed (-v lists them). Runs while COMMAND runs,\n"
+		"until the tasks of -p exit, for -d SECONDS, or (none of them) until\n"
+		"Ctrl-C.\n"
+		"\n"
+		"This is sampling, like KFENCE: a free is watched only when it finds one\n"
+		"of the SLOTS free (each is a debug register on every CPU: 4 on x86,\n"
+		"shared with perf and gdb); the coverage line says how many frees were\n"
+		"seen, watched and missed. A missed free is not known to be clean.\n"
+		"\n"
+		"options:\n"
+		"  -c, --cache NAME      objects of slab cache NAME freed with\n"
+		"                        kmem_cache_free() (kmem:kmem_cache_free, by its\n"
+		"                        name); watched until kmem:kmem_cache_alloc gives\n"
+		"                        out an object of its size\n"
+		"                        (/sys/kernel/slab/NAME/object_size) again\n"
+		"  -k, --kfree-site FUNC objects kfree()d from within FUNC (kmem:kfree,\n"
+		"                        by call site: FUNC's bytes in /proc/kallsyms);\n"
+		"                        watched until kmem:kmalloc gives out the object\n"
+		"                        again. kfree has only call_site and ptr: objects\n"
+		"                        cannot be chosen by size there (no --size)\n"
+		"  -o, --offset OFF      the word's offset in the object (default 0; past\n"
+		"                        --field, if given). SLUB keeps its free pointer\n"
+		"                        at ALIGN_DOWN(object_size / 2, 8): word 0 of an\n"
+		"                        object of 16 bytes or more is not written by\n"
+		"                        the allocator on free\n"
+		"  -l, --len LEN         the word's bytes: 1, 2, 4 or 8 (default 8, or\n"
+		"                        the field's size)\n"
+		"  -w, --write           writes only (-w-); default: reads and writes\n"
+		"                        (rw-), which x86 does not tell apart\n"
+		"      --type 'struct T' --field PATH\n"
+		"                        watch member PATH of the objects, typed T by\n"
+		"                        BTF: ksym_watch:(struct T)ptr.PATH\n"
+		"      --size BYTES      the objects' size, when /sys/kernel/slab cannot\n"
+		"                        say it (--cache only)\n"
+		"  -s, --slots SLOTS     objects watched at once, 1-4 (ksym_trigger_slots,\n"
+		"                        set for the moment the trigger is made, then\n"
+		"                        given back); default: ksym_trigger_slots as it is\n"
+		"  -p, --pid PID[,PID...]\n"
+		"                        run until these tasks exit (or Ctrl-C); every\n"
+		"                        task's accesses are seen\n"
+		"  -d, --duration SECONDS\n"
+		"                        run this long (1, 0.5, 250ms), or until Ctrl-C\n"
+		"  -j, --json            print JSON: findings, accessors, counts, coverage\n"
+		"  -v, --verbose         also list the accesses that are not uses after\n"
+		"                        free: the allocator's, after reallocation, without\n"
+		"                        a free seen\n"
+		"\n"
+		"Exit status: 0 when the hunt ran, whether or not it found a use after\n"
+		"free (COMMAND's status when COMMAND failed); 1 on an error. Everything\n"
+		"it set (instance, events, triggers, tracer, ksym-stack, slots) is put\n"
+		"back on exit, SIGINT, SIGTERM, SIGHUP and SIGQUIT; 'ksym-ctl reset'\n"
+		"removes what a killed run left.\n"
+		"\n"
+		"examples:\n"
+		"  ksym-ctl uaf --cache ksym_hitgen_cache -s 4 -- \\\n"
+		"        sh -c 'echo 3 > /sys/kernel/debug/ksym_hitgen/uaf'\n"
+		"  ksym-ctl uaf --cache ksym_hitgen_cache --json -- \\\n"
+		"        sh -c 'echo 50 > /sys/kernel/debug/ksym_hitgen/cache_loop'\n"
+		"  ksym-ctl uaf --cache ext4_inode_cache --offset 0x10 -w -d 60\n"
+		"  ksym-ctl uaf --kfree-site ksym_hitgen_object -- \\\n"
+		"        sh -c 'echo 1 > /sys/kernel/debug/ksym_hitgen/object'\n"
+		"  ksym-ctl uaf --kfree-site free_pipe_info --type 'struct pipe_inode_info' \\\n"
+		"        --field head -s 4 -- sh -c 'echo hi | cat'\n"
+		"  ksym-ctl uaf --cache skbuff_head_cache -s 4 -p 1234  # until 1234 exits\n");
+}
+
+/*
+ * The objects' size, from /sys/kernel/slab/NAME/object_size (0 when it
+ * cannot say); a cache merged with others gets a warning. -1 with a
+ * message when /sys/kernel/slab has no such cache.
+ */
+static int slab_object_size(const char *cache, unsigned long *size,
+			    struct strv *warnings)
+{
+	char path[300], link[300], other[600], target[300], *text, *w = NULL;
+	struct strv merged = { 0 };
+	struct dirent *d;
+	struct stat st;
+	ssize_t n;
+	DIR *dp;
+
+	*size = 0;
+	snprintf(path, sizeof(path), SLAB_DIR "/%s", cache);
+	if (lstat(path, &st)) {
+		if (!access(SLAB_DIR, F_OK)) {
+			err_msg("--cache %s: no such slab cache (ls %s)\n", cache, SLAB_DIR);
+			return -1;
+		}
+		return strv_add(warnings, "no " SLAB_DIR ": the object size is not known, allocations are not filtered by size (--size gives it)");
+	}
+	/* A mergeable cache is a link to ":ID"; merged ones share it. */
+	n = S_ISLNK(st.st_mode) ? readlink(path, link, sizeof(link) - 1) : -1;
+	dp = n > 0 ? opendir(SLAB_DIR) : NULL;
+	if (dp)
+		link[n] = '\0';
+	while (dp && (d = readdir(dp))) {
+		ssize_t m;
+
+		snprintf(other, sizeof(other), SLAB_DIR "/%s", d->d_name);
+		m = strcmp(d->d_name, cache) ? readlink(other, target, sizeof(target) - 1) : -1;
+		if (m == n && !strncmp(target, link, n))
+			strv_add(&merged, d->d_name);
+	}
+	if (dp)
+		closedir(dp);
+	if (merged.n && asprintf(&w, "%s is merged with %d other cache%s (%s%s): kmem_cache_free names them all by the first one's name, so its frees may be seen under another name (boot with slab_nomerge)",
+				 cache, merged.n, merged.n == 1 ? "" : "s", merged.v[0],
+				 merged.n > 1 ? ", ..." : "") >= 0) {
+		strv_add(warnings, w);
+		free(w);
+	}
+	strv_free(&merged);
+	snprintf(path, sizeof(path), SLAB_DIR "/%s/object_size", cache);
+	text = ksym_read_text(path);
+	if (text) {
+		*size = strtoul(text, NULL, 10);
+		free(text);
+	}
+	if (!*size)
+		return strv_add(warnings, "the object size is not known (" SLAB_DIR "): allocations are not filtered by size (--size gives it)");
+	return 0;
+}
+
+/* --kfree-site FUNC: its bytes, from /proc/kallsyms. */
+static int site_extent(struct uaf_spec *sp)
+{
+	struct kallsyms ks;
+	char *text = ksym_read_text("/proc/kallsyms");
+	int ret = -1;
+
+	if (!text) {
+		err_msg("/proc/kallsyms: %s\n", strerror(errno));
+		return -1;
+	}
+	if (kallsyms_load(&ks, text)) {
+		err_msg("/proc/kallsyms shows no addresses (kptr_restrict, or not root)\n");
+		goto out;
+	}
+	if (kallsyms_extent(&ks, sp->site, &sp->site_start, &sp->site_end)) {
+		err_msg("--kfree-site %s: no such function in /proc/kallsyms\n", sp->site);
+		goto out;
+	}
+	debug_msg("%s: [0x%llx, 0x%llx)\n", sp->site, sp->site_start, sp->site_end);
+	ret = 0;
+out:
+	kallsyms_free(&ks);
+	return ret;
+}
+
+/* --type and --field: the field's offset and size, from BTF. */
+static int field_extent(struct uaf_spec *sp)
+{
+	struct fields fs;
+	char *arg;
+	int ret;
+
+	if (asprintf(&arg, "%s.%s", sp->type, sp->field) < 0)
+		return -1;
+	ret = fields_lookup(FIELDS_BTF, arg, 0, &fs);
+	free(arg);
+	if (ret)
+		return -1;
+	sp->field_offset = fs.offset;
+	sp->field_size = fs.size;
+	fields_free(&fs);
+	return 0;
+}
+
+/*
+ * A large kmalloc of our own: a pipe's ring grown to 256 slots is a
+ * kcalloc() of 10 KiB, past the kmalloc caches (8 KiB with 4 KiB pages),
+ * so the page allocator gives it pages (kmem:mm_page_alloc, their pfn) and
+ * kmem:kmalloc its address: uaf_read.c learns the direct map's base from
+ * them.
+ */
+static void direct_map_probe(void)
+{
+	int fds[2];
+
+	if (pipe(fds))
+		return;
+	if (fcntl(fds[1], F_SETPIPE_SZ, 256 * getpagesize()) < 0)
+		debug_msg("F_SETPIPE_SZ: %s: the direct map's base is not learnt\n",
+			  strerror(errno));
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* What is read from the instance's buffer, and how. */
+struct uaf_run {
+	struct tep_handle	*tep;
+	struct ksym_pipe	*pipe;
+	struct uaf_reader	*rd;
+	int			err;
+};
+
+static int read_record(struct tep_record *rec, int cpu, void *arg)
+{
+	struct uaf_run *run = arg;
+
+	if (uaf_reader_add(run->rd, rec, cpu)) {
+		err_msg("out of memory: the rest of the events are not kept\n");
+		run->err = -1;
+	}
+	return run->err;
+}
+
+/*
+ * Take the entries out of the buffers (every 100 ms: they must not fill
+ * up), through files kept open: reading allocates no page, which could be
+ * the page of an object just freed, as its slab page (uaf_read.c).
+ */
+static void uaf_tick(void *arg)
+{
+	struct uaf_run *run = arg;
+
+	if (run->pipe && run->rd && !run->err)
+		ksym_pipe_read(run->pipe, read_record, run);
+}
+
+/* The row of our ksym_watch trigger in trace_stat/ksym_triggers. */
+static void read_coverage(struct ksym_session *s, const struct uaf_spec *sp,
+			  struct uaf_coverage *cov)
+{
+	const char *ev = uaf_free_event(sp);
+	char sys[32], *trig, *rows, shown[600];
+
+	snprintf(sys, sizeof(sys), "%.*s", (int)strcspn(ev, ":"), ev);
+	trig = tracefs_event_file_read(s->inst, sys, strchr(ev, ':') + 1, "trigger", NULL);
+	rows = ksym_read_file("trace_stat/ksym_triggers");
+	memset(cov, 0, sizeof(*cov));
+	if (trig && rows && !uaf_trigger_shown(trig, shown, sizeof(shown)))
+		uaf_coverage_parse(cov, rows, ev, shown);
+	debug_msg("coverage: '%s': %d row(s)\n", shown, cov->rows);
+	free(trig);
+	free(rows);
+}
+
+/* The tasks' names, where the kernel's saved_cmdlines has them. */
+static void name_tasks(struct tep_handle *tep, struct uaf_data *d)
+{
+	int i;
+
+	tracefs_load_cmdlines(NULL, tep);
+	for (i = 0; i < d->nr_frees; i++)
+		snprintf(d->frees[i].comm, sizeof(d->frees[i].comm), "%s",
+			 tep_data_comm_from_pid(tep, d->frees[i].pid));
+	for (i = 0; i < d->nr_hits; i++)
+		snprintf(d->hits[i].comm, sizeof(d->hits[i].comm), "%s",
+			 tep_data_comm_from_pid(tep, d->hits[i].pid));
+}
+
+/*
+ * COMMAND after the options ("--" ends them): *@cmd, NULL without one; -1
+ * with a message for arguments that are not after "--".
+ */
+static int uaf_command(int argc, char **argv, char ***cmd)
+{
+	*cmd = NULL;
+	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		if (optind < argc)
+			*cmd = &argv[optind];
+		else
+			err_msg("no COMMAND after '--' (e.g. -- sleep 1)\n");
+		return *cmd ? 0 : -1;
+	}
+	if (optind < argc) {
+		err_msg("'%s': uaf takes no SPEC; give COMMAND after '--'\n", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+enum { OPT_TYPE = 256, OPT_FIELD, OPT_SIZE };
+
+/* The options; 0, 1 when --help was printed, -1 on an error. */
+static int uaf_options(int argc, char **argv, struct uaf_spec *sp,
+		       struct ksym_scope *scope, int *slots, long *ms,
+		       bool *json, bool *verbose, bool *size_given)
+{
+	static const struct option opts[] = {
+		{ "cache", required_argument, NULL, 'c' },
+		{ "kfree-site", required_argument, NULL, 'k' },
+		{ "offset", required_argument, NULL, 'o' },
+		{ "len", required_argument, NULL, 'l' },
+		{ "write", no_argument, NULL, 'w' },
+		{ "type", required_argument, NULL, OPT_TYPE },
+		{ "field", required_argument, NULL, OPT_FIELD },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "slots", required_argument, NULL, 's' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	long v;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+c:k:o:l:ws:p:d:jvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (uaf_check_cache_name(optarg))
+				return -1;
+			sp->cache = optarg;
+			break;
+		case 'k':
+			sp->site = optarg;
+			break;
+		case 'o':
+			if (uaf_parse_offset(optarg, &sp->offset))
+				return -1;
+			break;
+		case 'l':
+			if (uaf_parse_len(optarg, &sp->len))
+				return -1;
+			break;
+		case 'w':
+			sp->write_only = true;
+			break;
+		case OPT_TYPE:
+			if (uaf_check_type(optarg))
+				return -1;
+			sp->type = optarg;
+			break;
+		case OPT_FIELD:
+			if (uaf_check_field(optarg))
+				return -1;
+			sp->field = optarg;
+			break;
+		case OPT_SIZE:
+			v = parse_count(optarg);
+			if (v <= 0 || v > 4 * 1024 * 1024) {
+				err_msg("--size %s: not a size in bytes\n", optarg);
+				return -1;
+			}
+			sp->object_size = v;
+			*size_given = true;
+			break;
+		case 's':
+			if (uaf_parse_slots(optarg, slots))
+				return -1;
+			break;
+		case 'd':
+			*ms = parse_duration_ms(optarg);
+			if (*ms < 0) {
+				err_msg("-d %s: not a time in seconds (1, 0.5, 250ms)\n", optarg);
+				return -1;
+			}
+			break;
+		case 'j':
+			*json = true;
+			break;
+		case 'v':
+			*verbose = true;
+			break;
+		case 'h':
+			uaf_usage(stdout);
+			return 1;
+		case 'p':
+			if (scope_option(scope, c, optarg, NULL) > 0)
+				break;
+			return -1;
+		default:
+			uaf_usage(stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The options together; 0, or -1 with a message. */
+static int uaf_check(struct uaf_spec *sp, const struct ksym_scope *scope,
+		     long ms, char **command, bool size_given)
+{
+	if (!sp->cache == !sp->site) {
+		err_msg("give one of --cache NAME (objects of a slab cache) and --kfree-site FUNC (objects kfree()d there)\n");
+		return -1;
+	}
+	sp->mode = sp->cache ? UAF_CACHE : UAF_KFREE;
+	if (sp->mode == UAF_KFREE && size_given) {
+		err_msg("--size cannot go with --kfree-site: kmem:kfree has only call_site and ptr, so kfree()d objects cannot be chosen by size; the call site chooses them\n");
+		return -1;
+	}
+	if (!sp->type != !sp->field) {
+		err_msg("--type and --field go together: the free events' ptr is a void *, --type names the objects' struct\n");
+		return -1;
+	}
+	if ((command != NULL) + (scope->nr_pids > 0) + (ms > 0) > 1) {
+		err_msg("give one of COMMAND, -p and -d: how long the hunt runs\n");
+		return -1;
+	}
+	return 0;
+}
+
+int uaf_main(int argc, char **argv)
+{
+	static const char * const systems[] = { "ksym", "kmem", "ftrace", NULL };
+	struct ksym_session s = KSYM_SESSION_INIT;
+	struct ksym_cmd cmd = { .pid = -1, .go_fd = -1 };
+	struct ksym_scope scope = { 0 };
+	struct uaf_spec sp = { 0 };
+	struct uaf_data d = { 0 };
+	struct uaf_coverage cov = { 0 };
+	struct uaf_run run = { 0 };
+	struct strv warnings = { 0 };
+	struct kallsyms ks = { 0 };
+	char *free_filter = NULL, *alloc_filter = NULL, *watch = NULL,
+	     *unwatch = NULL, *stack = NULL, *hit_name = NULL, *syms;
+	char **command = NULL, title[512], slots_text[16], pid_filter[32];
+	struct uaf_reader_opts ro = { 0 };
+	bool json = false, verbose = false, size_given = false, has_stack;
+	int i, slots = 0, status = 1;
+	unsigned long lost;
+	long ms = -1;
+
+	i = uaf_options(argc, argv, &sp, &scope, &slots, &ms, &json, &verbose,
+			&size_given);
+	if (i) {
+		status = i > 0 ? 0 : 1;
+		goto out;
+	}
+	if (uaf_command(argc, argv, &command) ||
+	    uaf_check(&sp, &scope, ms, command, size_given))
+		goto out;
+	if (ksym_check())
+		goto out;
+	if (!tracefs_file_exists(NULL, "ksym_trigger_slots")) {
+		err_msg("this kernel's ksym tracer has no ksym_watch triggers (no ksym_trigger_slots)\n");
+		goto out;
+	}
+	if (scope.nr_pids && scope_find_threads(&scope, "/proc"))
+		goto out;
+	if ((sp.mode == UAF_CACHE && !size_given &&
+	     slab_object_size(sp.cache, &sp.object_size, &warnings)) ||
+	    (sp.mode == UAF_KFREE && site_extent(&sp)) ||
+	    (sp.field && field_extent(&sp)) ||
+	    uaf_spec_finish(&sp, &warnings))
+		goto out;
+	for (i = 0; i < warnings.n; i++)
+		err_msg("warning: %s\n", warnings.v[i]);
+	free_filter = uaf_free_filter(&sp);
+	alloc_filter = uaf_alloc_filter(&sp);
+	watch = uaf_watch_trigger(&sp);
+	unwatch = uaf_unwatch_trigger(&sp);
+	stack = uaf_stack_trigger(&sp);
+	hit_name = uaf_hit_name(&sp);
+	if (!free_filter || !watch || !unwatch || !stack || !hit_name)
+		goto out;
+
+	ksym_catch_signals();
+	if (command && ksym_cmd_fork(&cmd, command))
+		goto out;
+	if (ksym_session_create(&s, "uaf"))
+		goto abort;
+	/* One clock for all CPUs: the time from a free to a hit on another. */
+	if (tracefs_instance_file_write(s.inst, "trace_clock", "mono") < 0)
+		debug_msg("no trace_clock mono: the times across CPUs are the default clock's\n");
+	has_stack = ksym_session_has_option(&s, "ksym-stack");
+	if (!has_stack)
+		err_msg("warning: this kernel has no ksym-stack option: the accesses have no callchain, the allocator's are told by their ip only\n");
+	/*
+	 * The events first (a free is recorded before its trigger fires),
+	 * the page allocations (a slab page given out again) and, in --cache
+	 * mode, our own kmallocs (the direct map's base); then the
+	 * allocation's unwatch, the free's stack, the free's watch.
+	 */
+	snprintf(pid_filter, sizeof(pid_filter), "common_pid == %d", (int)getpid());
+	if ((has_stack && ksym_session_option(&s, "ksym-stack", true)) ||
+	    ksym_session_event(&s, uaf_free_event(&sp), free_filter) ||
+	    ksym_session_event(&s, uaf_alloc_event(&sp), alloc_filter) ||
+	    ksym_session_event(&s, "kmem:mm_page_alloc", NULL) ||
+	    (sp.mode == UAF_CACHE && ksym_session_event(&s, "kmem:kmalloc", pid_filter)) ||
+	    ksym_session_instance(&s, "uaf", true, true))
+		goto abort;
+	run.tep = tracefs_local_events_system(NULL, systems);
+	ro.hit_name = hit_name;
+	ro.free_event = uaf_free_event(&sp);
+	ro.alloc_event = uaf_alloc_event(&sp);
+	ro.extent = uaf_object_extent(&sp);
+	ro.base_pid = getpid();
+	ro.page_size = getpagesize();
+	if (!run.tep || uaf_reader_new(run.tep, &d, &ro, &run.rd) ||
+	    !(run.pipe = ksym_pipe_open(&s, run.tep)))
+		goto abort;
+	direct_map_probe();
+	uaf_tick(&run);
+	debug_msg("direct map: %s 0x%llx\n", d.base_known ? "base" : "no base",
+		  d.page_base);
+	if (strv_add(&s.triggers, unwatch) || strv_add(&s.triggers, stack) ||
+	    strv_add(&s.triggers, watch))
+		goto abort;
+	snprintf(slots_text, sizeof(slots_text), "%d", slots);
+	if (slots ? ksym_session_set_triggers_with(&s, "ksym_trigger_slots", slots_text) :
+		    ksym_session_set_triggers(&s))
+		goto abort;
+	if (ksym_stop)
+		goto abort;
+
+	if (command) {
+		ksym_cmd_start(&cmd);
+		status = ksym_cmd_wait_tick(&cmd, uaf_tick, &run, 100);
+	} else {
+		if (scope.nr_pids)
+			scope_wait(&scope, "/proc", &ksym_stop, uaf_tick, &run, 100);
+		else
+			scope_sleep(ms, &ksym_stop, NULL, uaf_tick, &run);
+		status = 0;
+	}
+	/* The last entries; then what the trigger counted, before it goes. */
+	tracefs_trace_off(s.inst);
+	uaf_tick(&run);
+	read_coverage(&s, &sp, &cov);
+	lost = ksym_session_lost(&s);
+	if (lost > d.lost)
+		d.lost = lost;
+	/* The instance goes: its files closed first. */
+	ksym_pipe_close(run.pipe);
+	run.pipe = NULL;
+	ksym_session_restore(&s);
+	if (run.err) {
+		if (!status)
+			status = 1;
+		goto cleanup;
+	}
+
+	name_tasks(run.tep, &d);
+	syms = ksym_read_text("/proc/kallsyms");
+	if (!syms) {
+		err_msg("/proc/kallsyms: %s: the functions are not named\n",
+			strerror(errno));
+	} else if (kallsyms_load(&ks, syms)) {
+		err_msg("/proc/kallsyms shows no addresses: the functions are not named\n");
+		kallsyms_free(&ks);
+	}
+	uaf_analyze(&d, uaf_object_extent(&sp), &ks);
+	scope_title(title, sizeof(title), command, &scope);
+	{
+		struct uaf_report rep = {
+			.spec = &sp, .cov = &cov, .verbose = verbose,
+			.title = command || scope.nr_pids ? title : NULL,
+			.exit_status = status,
+		};
+
+		if (json)
+			uaf_print_json(stdout, &d, &rep, &ks);
+		else
+			uaf_print(stdout, &d, &rep, &ks);
+	}
+	if (ksym_stdout_failed() && !status)
+		status = 1;
+	goto cleanup;
+
+abort:
+	ksym_cmd_abort(&cmd);
+	status = 1;
+cleanup:
+	ksym_pipe_close(run.pipe);
+	ksym_session_restore(&s);
+out:
+	uaf_reader_free(run.rd);
+	if (run.tep)
+		tep_free(run.tep);
+	uaf_data_free(&d);
+	kallsyms_free(&ks);
+	strv_free(&warnings);
+	scope_free(&scope);
+	free(free_filter);
+	free(alloc_filter);
+	free(watch);
+	free(unwatch);
+	free(stack);
+	free(hit_name);
+	return status;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ksym-ctl uaf: the records of ksym-ctl's instance (free and allocation
+ * events, ksym_hit entries and their callchains) as uaf.h's events. Fed one
+ * record at a time, by uaf.c from the ring buffer, by the tests and the
+ * fuzzer from records they make: pure, every field read within its record.
+ */
+#ifndef KSYM_CTL_UAF_READ_H
+#define KSYM_CTL_UAF_READ_H
+
+#include "uaf.h"
+
+struct tep_handle;
+struct tep_record;
+struct uaf_reader;
+
+/* What the reader is to keep. */
+struct uaf_reader_opts {
+	const char	*hit_name;	/* the watch's "sym" (uaf_hit_name()) */
+	const char	*free_event;	/* "SYSTEM:EVENT" (uaf_free_event()) */
+	const char	*alloc_event;	/* uaf_alloc_event() */
+	unsigned long	extent;		/* uaf_object_extent() */
+	/*
+	 * The task whose large kmalloc (kmem:mm_page_alloc of order 1 or
+	 * more, then kmem:kmalloc of those pages' bytes) tells the direct
+	 * map's base; 0: none. kmem:mm_page_alloc's pages that hold a freed
+	 * object are kept from then on.
+	 */
+	int		base_pid;
+	unsigned long	page_size;
+};
+
+/*
+ * A reader of the events of @tep into @d, as @o says. 0, or -1 with a
+ * message when @tep lacks the free event or ksym_hit.
+ */
+int uaf_reader_new(struct tep_handle *tep, struct uaf_data *d,
+		   const struct uaf_reader_opts *o, struct uaf_reader **out);
+
+/* One record of CPU @cpu, in that CPU's order. 0, or -1 when out of memory. */
+int uaf_reader_add(struct uaf_reader *rd, struct tep_record *rec, int cpu);
+
+void uaf_reader_free(struct uaf_reader *rd);
+
+#endif
