@@ -62,6 +62,7 @@
 #include <linux/sched/clock.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <kunit/visibility.h>
@@ -1816,8 +1817,11 @@ static bool ksym_btf_ident(const char *s)
 /*
  * The "+OFFSET" or "-OFFSET" that ends @path (a struct path's, or a frame
  * offset from a stack pointer a probe fetched), cut off; @param and @pos
- * place the caret. Within a stack's size either way.
+ * place the caret. Within KSYM_TRIGGER_OFFSET_MAX either way: a stack's
+ * size (x86-64 and arm64, without KASAN), whatever the kernel's config.
  */
+#define KSYM_TRIGGER_OFFSET_MAX	SZ_16K
+
 static int ksym_trigger_parse_offset(struct ksym_entry *e, char *path,
 				     char *param, int pos, long *off)
 {
@@ -1827,8 +1831,7 @@ static int ksym_trigger_parse_offset(struct ksym_entry *e, char *path,
 	*off = 0;
 	if (!sign)
 		return 0;
-	if (kstrtoul(sign + 1, 0, &n) ||
-	    n > max_t(unsigned long, PAGE_SIZE, THREAD_SIZE))
+	if (kstrtoul(sign + 1, 0, &n) || n > KSYM_TRIGGER_OFFSET_MAX)
 		return ksym_entry_fail(e, KSYM_ERR_BAD_OFFSET,
 				       pos + (sign + 1 - param), -EINVAL);
 	*off = *sign == '-' ? -(long)n : (long)n;

@@ -725,6 +725,23 @@ static bool parse_num(const char *s, int base, unsigned long *val)
 }
 
 /*
+ * A trigger's "+OFFSET" or "-OFFSET" at @sign: kstrtoul() base 0 after
+ * the sign, at most 16 KiB (KSYM_TRIGGER_OFFSET_MAX).
+ */
+struct toutcome;
+static void twhy(struct toutcome *o, const char *fmt, ...);
+static bool parse_trigger_offset(struct toutcome *o, const char *sign,
+				 unsigned long *off, bool *neg)
+{
+	if (!parse_num(sign + 1, 0, off) || *off > 16384) {
+		twhy(o, "bad OFFSET '%.20s'", sign + 1);
+		return false;
+	}
+	*neg = *sign == '-';
+	return true;
+}
+
+/*
  * CPULIST in the kernel's cpulist format (bitmap_parselist()): "N" or
  * "N-M" regions separated by commas, empty regions skipped. (The ":used/
  * group" and "N" forms are not generated.)
@@ -2879,7 +2896,7 @@ static unsigned int trig_parse_param(char *param, struct ktrig *t, char **count,
 	static struct outcome wo;
 	char *p = param, *field, *path, *colon, *slash, *plus;
 	char cast[600] = "", pcanon[TCANON_MAX] = "";
-	bool is_union = false, have_cast = false;
+	bool is_union = false, have_cast = false, neg = false;
 	const struct ftype *ty = NULL;
 	unsigned long off = 0, len = 0, toff = 0, v, size;
 	const char *access = NULL;
@@ -2907,12 +2924,18 @@ static unsigned int trig_parse_param(char *param, struct ktrig *t, char **count,
 	path = p;
 	colon = strchr(p, ':');
 	if (t->unwatch) {
-		if (*p && *p != ':') {
+		if (colon) {
+			*colon = '\0';
+			*count = colon + 1;
+		}
+		/* An offset from the field, as ksym_watch's: "+N" or "-N". */
+		if ((*p == '+' || *p == '-') &&
+		    !parse_trigger_offset(o, p, &off, &neg))
+			return EB_EINVAL;
+		if (*p && *p != '+' && *p != '-') {
 			twhy(o, "ksym_unwatch takes no path: '%.20s'", p);
 			return EB_EINVAL;
 		}
-		if (colon)
-			*count = colon + 1;
 	} else {
 		if (!colon) {
 			twhy(o, "no :ACCESS");
@@ -2943,13 +2966,11 @@ static unsigned int trig_parse_param(char *param, struct ktrig *t, char **count,
 				return EB_EINVAL;
 			}
 		}
-		plus = strchr(path, '+');
+		plus = strpbrk(path, "+-");
 		if (plus) {
-			*plus = '\0';
-			if (!parse_num(plus + 1, 0, &off) || off > 4096) {
-				twhy(o, "bad OFFSET '%.20s'", plus + 1);
+			if (!parse_trigger_offset(o, plus, &off, &neg))
 				return EB_EINVAL;
-			}
+			*plus = '\0';
 		}
 	}
 	if (*count && (!parse_num(*count, 0, &v) || v > (unsigned long)LONG_MAX)) {
@@ -2969,7 +2990,11 @@ static unsigned int trig_parse_param(char *param, struct ktrig *t, char **count,
 	return EB_ENOENT;
 field_ok:
 	if (t->unwatch) {
-		snprintf(t->canon, sizeof(t->canon), "obj");
+		if (off)
+			snprintf(t->canon, sizeof(t->canon), "obj%c0x%lx",
+				 neg ? '-' : '+', off);
+		else
+			snprintf(t->canon, sizeof(t->canon), "obj");
 		return 0;
 	}
 	/* The type: the cast, or the field's own struct ksym_hitgen_obj. */
@@ -2995,7 +3020,7 @@ field_ok:
 		return e;
 	}
 	size = ty->size;
-	toff += off;
+	toff = neg ? toff - off : toff + off;
 	if (off)
 		size = 0;
 	if (len && size && len > size) {
@@ -3014,7 +3039,8 @@ field_ok:
 		char offs[32] = "";
 
 		if (off)
-			snprintf(offs, sizeof(offs), "+0x%lx", off);
+			snprintf(offs, sizeof(offs), "%c0x%lx", neg ? '-' : '+',
+				 off);
 		/* The cast only where it was written ("struct NAME", as canonical). */
 		snprintf(t->canon, sizeof(t->canon), "%s%s%s%.*s%s%s/%lu:%s",
 			 have_cast ? "(struct " : "", have_cast ? cast : "", have_cast ? ")" : "",
@@ -3292,6 +3318,10 @@ static void trig_gen_set(struct gen *g, bool hostile, size_t *pre)
 	if (chance(&g->r, 20)) {
 		put(g, "ksym_unwatch%s%s", PICK(g, trig_seps),
 		    chance(&g->r, bad) ? PICK(g, trig_bad_fields) : "obj");
+		/* An offset from the field (a return probe's stack pointer). */
+		if (chance(&g->r, 10))
+			put(g, "%c%u", chance(&g->r, 50) ? '-' : '+',
+			    PICK(g, ((const unsigned int[]){ 0, 8, 16384, 16385 })));
 		trig_put_tail(g, hostile, pre);
 		return;
 	}
@@ -3301,10 +3331,15 @@ static void trig_gen_set(struct gen *g, bool hostile, size_t *pre)
 	if (t)
 		t = put_path(g, t, bad, &off);
 	if (chance(&g->r, 12)) {
-		static const unsigned int offs[] = { 4, 8, 16, 24, 1, 2, 4096, 4097, 0 };
+		static const unsigned int offs[] = { 4, 8, 16, 24, 1, 2, 4096, 4097, 0,
+						     16384, 16385 };
 
 		o = PICK(g, offs);
-		put(g, chance(&g->r, 50) ? "+%u" : "+0x%x", o);
+		/* Below the field too: a local below a stack pointer. */
+		if (chance(&g->r, 20))
+			put(g, chance(&g->r, 50) ? "-%u" : "-0x%x", o);
+		else
+			put(g, chance(&g->r, 50) ? "+%u" : "+0x%x", o);
 	}
 	if (o || chance(&g->r, 40)) {
 		if (chance(&g->r, bad))
@@ -3942,9 +3977,15 @@ static int self_test_triggers(void)
 		{ "", "ksym_watch:obj.count+4/4:-w-", TR_ADD, 0, 0, "ksym_watch:obj.count+0x4/4:-w-:unlimited" },
 		{ "", "ksym_watch:obj++010/0x4:-w-", TR_ADD, 0, 0, "ksym_watch:obj+0x8/4:-w-:unlimited" },
 		{ "", "ksym_unwatch:obj:3", TR_ADD, 0, 0, "ksym_unwatch:obj:count=3" },
+		{ "", "ksym_watch:obj-0x18/8:-w-", TR_ADD, 0, 0, "ksym_watch:obj-0x18/8:-w-:unlimited" },
+		{ "", "ksym_watch:obj+4097/1:-w-", TR_ADD, 0, 0, "ksym_watch:obj+0x1001/1:-w-:unlimited" },
+		{ "", "ksym_unwatch:obj-8", TR_ADD, 0, 0, "ksym_unwatch:obj-0x8:unlimited" },
+		{ "", "ksym_unwatch:obj+0:2", TR_ADD, 0, 0, "ksym_unwatch:obj:count=2" },
 		{ "", "ksym_watch:obj.count:-w-\0junk", TR_ADD, 0, 0, "ksym_watch:obj.count/8:-w-:unlimited" },
 		{ "", "ksym_watch:obj+8:-w-", TR_ERR, EB_EINVAL, TL_KSYM, "" },
-		{ "", "ksym_watch:obj+4097/1:-w-", TR_ERR, EB_EINVAL, TL_KSYM, "" },
+		{ "", "ksym_watch:obj+16385/1:-w-", TR_ERR, EB_EINVAL, TL_KSYM, "" },
+		{ "", "ksym_watch:obj-16385/1:-w-", TR_ERR, EB_EINVAL, TL_KSYM, "" },
+		{ "", "ksym_unwatch:obj-zz", TR_ERR, EB_EINVAL, TL_KSYM, "" },
 		{ "", "ksym_watch:obj.flags/8:-w-", TR_ERR, EB_EINVAL, TL_KSYM, "" },
 		{ "", "ksym_watch:obj.count:r--", TR_ERR, EB_EINVAL, TL_KSYM, "" },
 		{ "", "ksym_watch:obj.count:rwx", TR_ERR, EB_EINVAL, TL_KSYM, "" },
