@@ -11,7 +11,8 @@
  * the ksym_triggers text up to a NUL byte, then records (fuzz.h: task 130's
  * large kmalloc, mm_page_alloc then kmalloc, gives the direct map); a record
  * of CPU c, the i-th, has the time 1000 * (i + 1) - 700 * c (CPUs read one
- * after the other are out of order). Selector bits:
+ * after the other are out of order); every 4th record's CPU is told capped
+ * and every 8th ends a tick (uaf_reader_tick()). Selector bits:
  *   0     --kfree-site (kfree / kmalloc) instead of --cache
  *   1     -v
  *   2     --json
@@ -117,10 +118,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_tep_record(&rec, &recs[i], 1000ULL * (i + 1) - 700ULL * recs[i].cpu);
 		if (uaf_reader_add(rd, &rec, rec.cpu))
 			break;
+		/* Reads of every CPU: some CPUs capped, judged a tick later. */
+		if (i % 4 == 3)
+			uaf_reader_capped(rd, rec.cpu);
+		if (i % 8 == 7 && uaf_reader_tick(rd, false))
+			break;
 	}
+	uaf_reader_tick(rd, true);
 	uaf_analyze(&d, extents[(sel >> 5) & 3], &ks);
 	/* Every hit is in one class, and a paired one has its free. */
-	for (i = 0, sum = 0; i < 4; i++)
+	for (i = 0, sum = 0; i < UAF_NR_CLASSES; i++)
 		sum += d.count[i];
 	assert(sum == d.nr_hits);
 	for (i = 0; i < d.nr_hits; i++)

@@ -656,6 +656,27 @@ static void uaf_seeds(void)
 	u_alloc(f, 0, UAF_ID_KMALLOC, obj);
 	u_hit(f, 0, obj, 0xffffffffa000021aULL, 8, "ptr", 0);
 	fclose(f);
+	/*
+	 * Page allocations of bogus orders (past any MAX_PAGE_ORDER, 2^31
+	 * pages) after the base is known, and an object freed twice with no
+	 * allocation seen between (handed out by a bulk allocation).
+	 */
+	f = uaf_seed_head("bogus-order-freed-twice", 0x40, UAF_TRIGGER, UAF_ROWS);
+	uaf_rec_page(&r, 0x3f5b0, 2, 130);
+	put_rec(f, 0, r.b, r.n);
+	uaf_rec_kmem(&r, UAF_ID_KMALLOC, 0xffffffffa0000010ULL,
+		     0xff1100003f5b0000ULL, NULL);
+	uaf_rec_u64(&r, 32, 16384);
+	put_rec(f, 0, r.b, r.n);
+	u_free(f, 1, UAF_ID_CACHE_FREE, obj);
+	uaf_rec_page(&r, 0x3a1c, 31, 7);
+	put_rec(f, 0, r.b, r.n);
+	uaf_rec_page(&r, 0x3a1c, 21, 7);
+	put_rec(f, 1, r.b, r.n);
+	u_hit(f, 1, obj, 0xffffffffa000021aULL, 0xdead0001, "ptr", 0);
+	u_free(f, 0, UAF_ID_CACHE_FREE, obj);
+	u_hit(f, 0, obj, 0xffffffffa0000310ULL, 0xbeef0001, "ptr", 0);
+	fclose(f);
 }
 
 int main(int argc, char **argv)

@@ -981,19 +981,50 @@ struct ksym_pipe {
 	void			*page;
 };
 
+/* The CPU ids of per_cpu/ (possible CPU ids may have holes): the largest + 1, or -1. */
+static int per_cpu_ids(struct ksym_session *s)
+{
+	char *dir = tracefs_instance_get_file(s->inst, "per_cpu");
+	DIR *dp = dir ? opendir(dir) : NULL;
+	struct dirent *d;
+	int nr = -1;
+
+	while (dp && (d = readdir(dp))) {
+		long id;
+
+		if (strncmp(d->d_name, "cpu", 3) || !d->d_name[3] ||
+		    strspn(d->d_name + 3, "0123456789") != strlen(d->d_name + 3) ||
+		    strlen(d->d_name + 3) > 6)
+			continue;
+		id = strtol(d->d_name + 3, NULL, 10);
+		if (id + 1 > nr)
+			nr = id + 1;
+	}
+	if (dp)
+		closedir(dp);
+	tracefs_put_tracing_file(dir);
+	return nr;
+}
+
 struct ksym_pipe *ksym_pipe_open(struct ksym_session *s, struct tep_handle *tep)
 {
 	struct ksym_pipe *p = calloc(1, sizeof(*p));
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	int cpus = per_cpu_ids(s);
 	int i, size = 0;
 
-	if (!p || cpus <= 0)
+	if (!p)
 		goto fail;
+	if (cpus <= 0) {
+		err_msg("cannot list the buffers of %s (per_cpu/)\n",
+			tracefs_instance_get_name(s->inst));
+		goto fail;
+	}
 	p->tep = tep;
 	p->nr = cpus;
 	p->cpu = calloc(cpus, sizeof(*p->cpu));
 	if (!p->cpu)
 		goto fail;
+	/* A hole in the ids has no per_cpu/cpuN: its slot stays NULL. */
 	for (i = 0; i < p->nr; i++) {
 		p->cpu[i] = tracefs_cpu_open(s->inst, i, true);
 		if (p->cpu[i] && tracefs_cpu_read_size(p->cpu[i]) > size)
@@ -1015,18 +1046,29 @@ fail:
 	return NULL;
 }
 
-int ksym_pipe_read(struct ksym_pipe *p,
-		   int (*fn)(struct tep_record *rec, int cpu, void *arg), void *arg)
+int ksym_pipe_read_some(struct ksym_pipe *p, int max_pages,
+			int (*fn)(struct tep_record *rec, int cpu, void *arg),
+			void (*capped)(int cpu, void *arg), void *arg)
 {
 	unsigned long long ts;
 	int i, ret = 0;
 
 	for (i = 0; i < p->nr && !ret; i++) {
-		while (p->cpu[i] && !ret && tracefs_cpu_read(p->cpu[i], p->page, true) > 0) {
+		int pages = 0;
+
+		while (p->cpu[i] && !ret) {
 			struct tep_record rec;
 			void *data;
 			int missed;
 
+			if (max_pages > 0 && pages == max_pages) {
+				if (capped)
+					capped(i, arg);
+				break;
+			}
+			if (tracefs_cpu_read(p->cpu[i], p->page, true) <= 0)
+				break;
+			pages++;
 			if (kbuffer_load_subbuffer(p->kbuf, p->page) < 0)
 				break;
 			/* The sub-buffer says events were lost before it. */
@@ -1045,6 +1087,12 @@ int ksym_pipe_read(struct ksym_pipe *p,
 		}
 	}
 	return ret;
+}
+
+int ksym_pipe_read(struct ksym_pipe *p,
+		   int (*fn)(struct tep_record *rec, int cpu, void *arg), void *arg)
+{
+	return ksym_pipe_read_some(p, 0, fn, NULL, arg);
 }
 
 void ksym_pipe_close(struct ksym_pipe *p)

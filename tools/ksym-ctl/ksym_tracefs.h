@@ -202,6 +202,14 @@ struct tep_record;
 struct ksym_pipe *ksym_pipe_open(struct ksym_session *s, struct tep_handle *tep);
 int ksym_pipe_read(struct ksym_pipe *p,
 		   int (*fn)(struct tep_record *rec, int cpu, void *arg), void *arg);
+/*
+ * As ksym_pipe_read(), at most @max_pages sub-buffers of each CPU (0: no
+ * limit), so that one busy CPU does not keep the others waiting;
+ * @capped(cpu, arg), when not NULL, is told of each CPU left with more.
+ */
+int ksym_pipe_read_some(struct ksym_pipe *p, int max_pages,
+			int (*fn)(struct tep_record *rec, int cpu, void *arg),
+			void (*capped)(int cpu, void *arg), void *arg);
 void ksym_pipe_close(struct ksym_pipe *p);
 
 /*

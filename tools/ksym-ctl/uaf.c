@@ -72,7 +72,8 @@ static void uaf_usage(FILE *f)
 		"                        out an object of its size\n"
 		"                        (/sys/kernel/slab/NAME/object_size) again\n"
 		"  -k, --kfree-site FUNC objects kfree()d from within FUNC (kmem:kfree,\n"
-		"                        by call site: FUNC's bytes in /proc/kallsyms);\n"
+		"                        by call site: FUNC's bytes in /proc/kallsyms;\n"
+		"                        a tail-called kfree() counts for FUNC's caller);\n"
 		"                        watched until kmem:kmalloc gives out the object\n"
 		"                        again. kfree has only call_site and ptr: objects\n"
 		"                        cannot be chosen by size there (no --size)\n"
@@ -89,7 +90,8 @@ static void uaf_usage(FILE *f)
 		"                        watch member PATH of the objects, typed T by\n"
 		"                        BTF: ksym_watch:(struct T)ptr.PATH\n"
 		"      --size BYTES      the objects' size, when /sys/kernel/slab cannot\n"
-		"                        say it (--cache only)\n"
+		"                        say it (--cache only; refused when it says\n"
+		"                        another)\n"
 		"  -s, --slots SLOTS     objects watched at once, 1-4 (ksym_trigger_slots,\n"
 		"                        set for the moment the trigger is made, then\n"
 		"                        given back); default: ksym_trigger_slots as it is\n"
@@ -117,18 +119,28 @@ static void uaf_usage(FILE *f)
 		"  ksym-ctl uaf --cache ext4_inode_cache --offset 0x10 -w -d 60\n"
 		"  ksym-ctl uaf --kfree-site ksym_hitgen_object -- \\\n"
 		"        sh -c 'echo 1 > /sys/kernel/debug/ksym_hitgen/object'\n"
-		"  ksym-ctl uaf --kfree-site free_pipe_info --type 'struct pipe_inode_info' \\\n"
-		"        --field head -s 4 -- sh -c 'echo hi | cat'\n"
-		"  ksym-ctl uaf --cache skbuff_head_cache -s 4 -p 1234  # until 1234 exits\n");
+		"  ksym-ctl uaf --kfree-site my_release --type 'struct my_ctx' \\\n"
+		"        --field state -s 4 -p 1234  # until 1234 exits\n"
+		"\n"
+		"kmem:kfree's call_site is kfree()'s return address: a tail call\n"
+		"('return kfree(p)' compiled as a jump) credits the caller's caller, so\n"
+		"--kfree-site then names that function, not the one with the kfree().\n"
+		"An object handed out again without an allocation event\n"
+		"(kmem_cache_alloc_bulk) stays watched while live: hits before its next\n"
+		"free are counted as 'reallocated, not seen'. Caches that are\n"
+		"SLAB_TYPESAFE_BY_RCU (filp, sighand_cache, anon_vma...) may be read\n"
+		"after free by design: a warning says so.\n");
 }
 
 /*
  * The objects' size, from /sys/kernel/slab/NAME/object_size (0 when it
- * cannot say); a cache merged with others gets a warning. -1 with a
- * message when /sys/kernel/slab has no such cache.
+ * cannot say), and whether the cache is SLAB_TYPESAFE_BY_RCU; a cache
+ * merged with others gets a warning, and so does an RCU one. -1 with a
+ * message when /sys/kernel/slab has no such cache. @size_given: --size
+ * gave it, unknown is no news.
  */
 static int slab_object_size(const char *cache, unsigned long *size,
-			    struct strv *warnings)
+			    bool *rcu, bool size_given, struct strv *warnings)
 {
 	char path[300], link[300], other[600], target[300], *text, *w = NULL;
 	struct strv merged = { 0 };
@@ -138,12 +150,15 @@ static int slab_object_size(const char *cache, unsigned long *size,
 	DIR *dp;
 
 	*size = 0;
+	*rcu = false;
 	snprintf(path, sizeof(path), SLAB_DIR "/%s", cache);
 	if (lstat(path, &st)) {
 		if (!access(SLAB_DIR, F_OK)) {
 			err_msg("--cache %s: no such slab cache (ls %s)\n", cache, SLAB_DIR);
 			return -1;
 		}
+		if (size_given)
+			return 0;
 		return strv_add(warnings, "no " SLAB_DIR ": the object size is not known, allocations are not filtered by size (--size gives it)");
 	}
 	/* A mergeable cache is a link to ":ID"; merged ones share it. */
@@ -174,7 +189,18 @@ static int slab_object_size(const char *cache, unsigned long *size,
 		*size = strtoul(text, NULL, 10);
 		free(text);
 	}
-	if (!*size)
+	snprintf(path, sizeof(path), SLAB_DIR "/%s/destroy_by_rcu", cache);
+	text = ksym_read_text(path);
+	if (text) {
+		*rcu = strtoul(text, NULL, 10) != 0;
+		free(text);
+	}
+	if (*rcu && asprintf(&w, "%s is SLAB_TYPESAFE_BY_RCU (destroy_by_rcu): its objects may be read after free by design, under RCU, until a grace period ends; such reads are listed as uses after free",
+			     cache) >= 0) {
+		strv_add(warnings, w);
+		free(w);
+	}
+	if (!*size && !size_given)
 		return strv_add(warnings, "the object size is not known (" SLAB_DIR "): allocations are not filtered by size (--size gives it)");
 	return 0;
 }
@@ -244,6 +270,9 @@ static void direct_map_probe(void)
 	close(fds[1]);
 }
 
+/* Sub-buffers read from each CPU per tick: one busy CPU cannot starve the others. */
+#define UAF_TICK_PAGES	64
+
 /* What is read from the instance's buffer, and how. */
 struct uaf_run {
 	struct tep_handle	*tep;
@@ -268,12 +297,37 @@ static int read_record(struct tep_record *rec, int cpu, void *arg)
  * up), through files kept open: reading allocates no page, which could be
  * the page of an object just freed, as its slab page (uaf_read.c).
  */
+static void read_capped(int cpu, void *arg)
+{
+	struct uaf_run *run = arg;
+
+	uaf_reader_capped(run->rd, cpu);
+}
+
 static void uaf_tick(void *arg)
 {
 	struct uaf_run *run = arg;
 
-	if (run->pipe && run->rd && !run->err)
-		ksym_pipe_read(run->pipe, read_record, run);
+	if (!run->pipe || !run->rd || run->err)
+		return;
+	if (!ksym_pipe_read_some(run->pipe, UAF_TICK_PAGES, read_record,
+				 read_capped, run) &&
+	    uaf_reader_tick(run->rd, false)) {
+		err_msg("out of memory: the rest of the events are not kept\n");
+		run->err = -1;
+	}
+}
+
+/* The last entries, every CPU drained, and all that was read judged. */
+static void uaf_drain(struct uaf_run *run)
+{
+	if (!run->pipe || !run->rd || run->err)
+		return;
+	if (!ksym_pipe_read(run->pipe, read_record, run) &&
+	    uaf_reader_tick(run->rd, true)) {
+		err_msg("out of memory: the rest of the events are not kept\n");
+		run->err = -1;
+	}
 }
 
 /* The row of our ksym_watch trigger in trace_stat/ksym_triggers. */
@@ -281,7 +335,7 @@ static void read_coverage(struct ksym_session *s, const struct uaf_spec *sp,
 			  struct uaf_coverage *cov)
 {
 	const char *ev = uaf_free_event(sp);
-	char sys[32], *trig, *rows, shown[600];
+	char sys[32], *trig, *rows, shown[600] = "";
 
 	snprintf(sys, sizeof(sys), "%.*s", (int)strcspn(ev, ":"), ev);
 	trig = tracefs_event_file_read(s->inst, sys, strchr(ev, ':') + 1, "trigger", NULL);
@@ -469,7 +523,8 @@ int uaf_main(int argc, char **argv)
 	     *unwatch = NULL, *stack = NULL, *hit_name = NULL, *syms;
 	char **command = NULL, title[512], slots_text[16], pid_filter[32];
 	struct uaf_reader_opts ro = { 0 };
-	bool json = false, verbose = false, size_given = false, has_stack;
+	bool json = false, verbose = false, size_given = false, has_stack, rcu = false;
+	unsigned long given_size;
 	int i, slots = 0, status = 1;
 	unsigned long lost;
 	long ms = -1;
@@ -491,9 +546,19 @@ int uaf_main(int argc, char **argv)
 	}
 	if (scope.nr_pids && scope_find_threads(&scope, "/proc"))
 		goto out;
-	if ((sp.mode == UAF_CACHE && !size_given &&
-	     slab_object_size(sp.cache, &sp.object_size, &warnings)) ||
-	    (sp.mode == UAF_KFREE && site_extent(&sp)) ||
+	given_size = sp.object_size;
+	if (sp.mode == UAF_CACHE &&
+	    slab_object_size(sp.cache, &sp.object_size, &rcu, size_given, &warnings))
+		goto out;
+	/* --size goes into the unwatch filter: it must not contradict sysfs. */
+	if (size_given && sp.object_size && sp.object_size != given_size) {
+		err_msg("--size %lu: %s/%s/object_size says %lu; --size is for when it cannot say\n",
+			given_size, SLAB_DIR, sp.cache, sp.object_size);
+		goto out;
+	}
+	if (size_given)
+		sp.object_size = given_size;
+	if ((sp.mode == UAF_KFREE && site_extent(&sp)) ||
 	    (sp.field && field_extent(&sp)) ||
 	    uaf_spec_finish(&sp, &warnings))
 		goto out;
@@ -515,7 +580,7 @@ int uaf_main(int argc, char **argv)
 		goto abort;
 	/* One clock for all CPUs: the time from a free to a hit on another. */
 	if (tracefs_instance_file_write(s.inst, "trace_clock", "mono") < 0)
-		debug_msg("no trace_clock mono: the times across CPUs are the default clock's\n");
+		err_msg("warning: no trace_clock mono: the times across CPUs are the default clock's, and a hit may be paired with the wrong free\n");
 	has_stack = ksym_session_has_option(&s, "ksym-stack");
 	if (!has_stack)
 		err_msg("warning: this kernel has no ksym-stack option: the accesses have no callchain, the allocator's are told by their ip only\n");
@@ -543,10 +608,18 @@ int uaf_main(int argc, char **argv)
 	if (!run.tep || uaf_reader_new(run.tep, &d, &ro, &run.rd) ||
 	    !(run.pipe = ksym_pipe_open(&s, run.tep)))
 		goto abort;
+	/* The direct map's base; tried again once when not learnt. */
 	direct_map_probe();
 	uaf_tick(&run);
+	if (!d.base_known) {
+		direct_map_probe();
+		uaf_tick(&run);
+	}
 	debug_msg("direct map: %s 0x%llx\n", d.base_known ? "base" : "no base",
 		  d.page_base);
+	if (!d.base_known)
+		err_msg("warning: the direct map's base is %s: an access after an object's slab page was given out again by the page allocator is not told apart from a use after free\n",
+			d.base_bad ? "not trusted (the one learnt failed its checks)" : "not known");
 	if (strv_add(&s.triggers, unwatch) || strv_add(&s.triggers, stack) ||
 	    strv_add(&s.triggers, watch))
 		goto abort;
@@ -569,7 +642,7 @@ int uaf_main(int argc, char **argv)
 	}
 	/* The last entries; then what the trigger counted, before it goes. */
 	tracefs_trace_off(s.inst);
-	uaf_tick(&run);
+	uaf_drain(&run);
 	read_coverage(&s, &sp, &cov);
 	lost = ksym_session_lost(&s);
 	if (lost > d.lost)
@@ -597,7 +670,7 @@ int uaf_main(int argc, char **argv)
 	scope_title(title, sizeof(title), command, &scope);
 	{
 		struct uaf_report rep = {
-			.spec = &sp, .cov = &cov, .verbose = verbose,
+			.spec = &sp, .cov = &cov, .verbose = verbose, .rcu_cache = rcu,
 			.title = command || scope.nr_pids ? title : NULL,
 			.exit_status = status,
 		};

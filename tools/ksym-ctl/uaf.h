@@ -29,8 +29,11 @@
 
 /* What ksym_trigger_slots takes (kernel/trace/trace_ksym_trigger.c). */
 #define UAF_SLOTS_MAX		4
-/* The largest +OFFSET a ksym_watch trigger takes (PAGE_SIZE on x86-64). */
-#define UAF_OFFSET_MAX		4096
+/*
+ * The largest +OFFSET a ksym_watch trigger takes: the kernel's limit is
+ * max(PAGE_SIZE, THREAD_SIZE), 16 KiB on x86-64.
+ */
+#define UAF_OFFSET_MAX		16384
 #define UAF_FRAMES_MAX		64
 
 enum uaf_mode {
@@ -166,6 +169,13 @@ enum uaf_class {
 	UAF_ALLOCATOR,		/* the allocator's own access */
 	UAF_REALLOCATED,	/* the object, or its page, was given out again before it */
 	UAF_UNPAIRED,		/* no free of an object holding the address */
+	/*
+	 * Between two frees of the object with no allocation seen between:
+	 * it was handed out again without an allocation event
+	 * (kmem_cache_alloc_bulk fires none), so it was live.
+	 */
+	UAF_UNSEEN_REALLOC,
+	UAF_NR_CLASSES
 };
 
 /* ksym_hit's has_old (include/trace/events/ksym.h). */
@@ -205,6 +215,7 @@ struct uaf_data {
 	unsigned long long	page_base;
 	unsigned long		page_size;
 	bool			base_known;
+	bool			base_bad;	/* one was learnt, and failed its checks */
 	struct uaf_stack	*stacks;	/* distinct callchains */
 	int			nr_stacks, cap_stacks;
 	int			*stack_hash;	/* open addressing, -1 free */
@@ -212,7 +223,7 @@ struct uaf_data {
 	unsigned long		other_hits;	/* hits of other watches */
 	unsigned long		lost;		/* events the buffer lost */
 	/* uaf_analyze(): */
-	int			count[4];	/* hits per enum uaf_class */
+	int			count[UAF_NR_CLASSES];	/* hits per enum uaf_class */
 	int			objects;	/* distinct objects used after free */
 	bool			analyzed;
 };
@@ -227,6 +238,27 @@ bool uaf_pfn(const struct uaf_data *d, unsigned long long addr,
 	     unsigned long long *pfn);
 /* @nr (at most UAF_FRAMES_MAX) addresses as a callchain: its index, or -1. */
 int uaf_add_stack(struct uaf_data *d, const unsigned long long *ip, int nr);
+
+/*
+ * Whether kernel function @fn is a helper that writes memory for its
+ * caller (memset, memcpy, clear_page, ...): who the access is is its
+ * caller.
+ */
+bool uaf_helper_function(const char *fn);
+/*
+ * Whether @fn is where an interrupt or exception came in (asm_*, exc_*,
+ * *interrupt*, *irq_work*, irq_exit*): what runs above it is not the
+ * interrupted code's.
+ */
+bool uaf_entry_function(const char *fn);
+/*
+ * Whether a hit at @ip with callchain @ip..., innermost first, is the
+ * allocator's: decided on the innermost frame that is not a helper
+ * (uaf_helper_function()), or a cache's constructor (called from
+ * setup_object() and its inlining callers); an entry frame before it
+ * decides "no".
+ */
+bool uaf_allocator_frames(const char * const *fn, int nr);
 
 /*
  * Whether kernel function @fn is the slab allocator's or its debuggers'
@@ -253,6 +285,7 @@ struct uaf_report {
 	int			exit_status;	/* COMMAND's */
 	const struct uaf_coverage *cov;
 	bool			verbose;	/* -v: the allocator's hits too */
+	bool			rcu_cache;	/* SLAB_TYPESAFE_BY_RCU */
 };
 
 /*

@@ -25,12 +25,16 @@
 
 int uaf_parse_offset(const char *s, unsigned long *off)
 {
-	unsigned long v;
-	char *end;
+	unsigned long v = ULONG_MAX;
+	char *end = NULL;
+	bool hex = s && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 
+	/* Decimal, or 0x hex: never octal (010 is ten). */
 	errno = 0;
-	v = s && isdigit((unsigned char)*s) ? strtoul(s, &end, 0) : ULONG_MAX;
-	if (v == ULONG_MAX || errno || *end || v > UAF_OFFSET_MAX) {
+	if (s && isxdigit((unsigned char)s[hex ? 2 : 0]) &&
+	    (hex || isdigit((unsigned char)*s)))
+		v = strtoul(s + (hex ? 2 : 0), &end, hex ? 16 : 10);
+	if (v == ULONG_MAX || errno || !end || *end || v > UAF_OFFSET_MAX) {
 		err_msg("--offset %s: not a byte offset from 0 to %d (e.g. 0, 16, 0x18)\n",
 			s ? s : "", UAF_OFFSET_MAX);
 		return -1;
@@ -123,7 +127,9 @@ int uaf_check_field(const char *path)
 				goto bad;
 		} else if (*p == '[') {
 			p++;
-			if (!isdigit((unsigned char)*p))
+			/* As the kernel prints it: no leading zero ([1], not [01]). */
+			if (!isdigit((unsigned char)*p) ||
+			    (*p == '0' && isdigit((unsigned char)p[1])))
 				goto bad;
 			while (isdigit((unsigned char)*p))
 				p++;
@@ -557,6 +563,11 @@ bool uaf_allocator_function(const char *fn)
 		"init_object", "setup_object", "memcg_slab_", "__memcg_slab_",
 		"alloc_tagging_slab_", "kasan_", "__kasan_", "qlist_", "qlink_",
 		"kfence_", "__kfence_", "kmsan_", "__kmsan_", "rcu_free_sheaf",
+		"deactivate_slab", "build_detached_freelist", "allocate_slab",
+		"new_slab", "shuffle_freelist", "get_partial", "put_cpu_partial",
+		"unfreeze_partials", "__unfreeze_partials", "discard_slab",
+		"free_slab", "__free_slab", "rcu_free_slab", "check_object",
+		"check_slab", "on_freelist", "validate_slab", "freelist_",
 		/* the page allocator's, clearing or checking a page it hands out */
 		"__alloc_pages", "alloc_pages", "__alloc_frozen_pages",
 		"get_page_from_freelist", "prep_new_page", "post_alloc_hook",
@@ -609,19 +620,99 @@ static const char *fn_name(const struct kallsyms *ks, unsigned long long addr)
 	return s && s->addr ? s->name : NULL;
 }
 
-static bool by_allocator(const struct uaf_data *d, const struct uaf_hit *h,
-			 const struct kallsyms *ks)
+bool uaf_helper_function(const char *fn)
+{
+	/* The string and page helpers, and their arch and instrumented names. */
+	static const char * const prefix[] = {
+		"memset", "memcpy", "memmove", "memzero_explicit", "__memset",
+		"__memcpy", "__memmove", "__pi_mem", "__pi___mem", "clear_page",
+		"__clear_page", "copy_page", "__copy_page", "clear_user",
+		"__clear_user", "rep_stos_", "rep_movs_",
+	};
+	size_t i;
+
+	if (!fn)
+		return false;
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(fn, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
+}
+
+bool uaf_entry_function(const char *fn)
+{
+	static const char * const prefix[] = {
+		"asm_", "exc_", "irq_exit", "__irq_exit", "el0_", "el1_", "el0t_",
+		"el1h_", "handle_softirqs", "__do_softirq", "do_softirq",
+		"sysvec_", "__sysvec_", "common_interrupt", "do_interrupt",
+	};
+	size_t i;
+
+	if (!fn)
+		return false;
+	if (strstr(fn, "interrupt") || strstr(fn, "irq_work"))
+		return true;
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(fn, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
+}
+
+/*
+ * Where SLUB calls a cache's constructor, filling a new slab
+ * (setup_object(), often inlined into its callers): the constructor's
+ * writes are the allocator's.
+ */
+static bool ctor_caller(const char *fn)
+{
+	static const char * const name[] = {
+		"setup_object", "shuffle_freelist", "allocate_slab", "new_slab",
+	};
+	size_t i;
+
+	for (i = 0; fn && i < sizeof(name) / sizeof(name[0]); i++)
+		if (!strncmp(fn, name[i], strlen(name[i])))
+			return true;
+	return false;
+}
+
+bool uaf_allocator_frames(const char * const *fn, int nr)
 {
 	int i;
 
-	if (uaf_allocator_function(fn_name(ks, h->ip)))
-		return true;
-	if (h->stack < 0 || h->stack >= d->nr_stacks)
-		return false;
-	for (i = 0; i < d->stacks[h->stack].nr; i++)
-		if (uaf_allocator_function(fn_name(ks, d->stacks[h->stack].ip[i])))
-			return true;
+	/*
+	 * The innermost frame that is not memset and the like decides: a
+	 * use after free in an interrupt that came in inside kmalloc, or a
+	 * shrinker the page allocator called, is not the allocator's even
+	 * though the allocator is further out. A cache's constructor is
+	 * (its caller says so).
+	 */
+	for (i = 0; i < nr; i++) {
+		if (uaf_entry_function(fn[i]))
+			return false;
+		if (!uaf_helper_function(fn[i]))
+			return uaf_allocator_function(fn[i]) ||
+			       (i + 1 < nr && ctor_caller(fn[i + 1]));
+	}
 	return false;
+}
+
+static bool by_allocator(const struct uaf_data *d, const struct uaf_hit *h,
+			 const struct kallsyms *ks)
+{
+	const char *fn[UAF_FRAMES_MAX + 1];
+	const struct uaf_stack *s = NULL;
+	int i, nr = 0, from = 0;
+
+	if (h->stack >= 0 && h->stack < d->nr_stacks)
+		s = &d->stacks[h->stack];
+	/* The accessor, then its callers (the callchain's first frame is it, too). */
+	fn[nr++] = fn_name(ks, h->ip);
+	if (s && s->nr && s->ip[0] == h->ip)
+		from = 1;
+	for (i = from; s && i < s->nr && nr < UAF_FRAMES_MAX + 1; i++)
+		fn[nr++] = fn_name(ks, s->ip[i]);
+	return uaf_allocator_frames(fn, nr);
 }
 
 /* By object, then by time. */
@@ -765,6 +856,21 @@ static bool page_given_out(const struct uaf_data *d, unsigned long long addr,
 	return false;
 }
 
+/*
+ * Whether free @i's object is freed again later with no allocation seen
+ * between: it was handed out without an allocation event (bulk
+ * allocation), so a hit between the two frees is its new owner's.
+ */
+static bool freed_again_unseen(const struct uaf_data *d, int i)
+{
+	const struct uaf_free *f = &d->frees[i], *next;
+
+	if (i + 1 >= d->nr_frees || d->frees[i + 1].ptr != f->ptr)
+		return false;
+	next = &d->frees[i + 1];
+	return !allocated_between(d, f->ptr, f->ts, next->ts);
+}
+
 void uaf_analyze(struct uaf_data *d, unsigned long extent,
 		 const struct kallsyms *ks)
 {
@@ -794,6 +900,8 @@ void uaf_analyze(struct uaf_data *d, unsigned long extent,
 		else if (allocated_between(d, f->ptr, f->ts, h->ts) ||
 			 page_given_out(d, h->addr, f->ts, h->ts))
 			h->cls = UAF_REALLOCATED;
+		else if (freed_again_unseen(d, h->free))
+			h->cls = UAF_UNSEEN_REALLOC;
 		else
 			h->cls = UAF_USE;
 		d->count[h->cls]++;
@@ -1039,8 +1147,9 @@ void uaf_print(FILE *f, const struct uaf_data *d, const struct uaf_report *rep,
 			[UAF_ALLOCATOR] = "allocator access",
 			[UAF_REALLOCATED] = "access after reallocation",
 			[UAF_UNPAIRED] = "access without a free",
+			[UAF_UNSEEN_REALLOC] = "access before a second free (reallocated, not seen)",
 		};
-		int nth[4] = { 0 };
+		int nth[UAF_NR_CLASSES] = { 0 };
 
 		for (i = 0; i < d->nr_hits; i++)
 			if (d->hits[i].cls != UAF_USE) {
@@ -1058,10 +1167,12 @@ void uaf_print(FILE *f, const struct uaf_data *d, const struct uaf_report *rep,
 	for (i = 0; a && i < nr_a; i++)
 		fprintf(f, "%10d  %s\n", a[i].n, a[i].name);
 	free(a);
-	fprintf(f, "not uses after free: %d access%s by the allocator itself, %d after the object or its page was given out again, %d without a free seen%s\n",
+	fprintf(f, "not uses after free: %d access%s by the allocator itself, %d after the object or its page was given out again, %d reallocated, not seen (before a second free), %d without a free seen%s\n",
 		d->count[UAF_ALLOCATOR], d->count[UAF_ALLOCATOR] == 1 ? "" : "es",
-		d->count[UAF_REALLOCATED], d->count[UAF_UNPAIRED],
+		d->count[UAF_REALLOCATED], d->count[UAF_UNSEEN_REALLOC],
+		d->count[UAF_UNPAIRED],
 		!rep->verbose && (d->count[UAF_ALLOCATOR] || d->count[UAF_REALLOCATED] ||
+				  d->count[UAF_UNSEEN_REALLOC] ||
 				  d->count[UAF_UNPAIRED]) ? " (-v lists them)" : "");
 	if (cov->known) {
 		unsigned long seen = cov->armed + cov->missed + cov->refused;
@@ -1076,8 +1187,14 @@ void uaf_print(FILE *f, const struct uaf_data *d, const struct uaf_report *rep,
 	}
 	fprintf(f, "note: %s\n", sampling_note);
 	if (!d->base_known)
-		fputs("note: the direct map's base is not known: an access after the object's page went back to the page allocator and was given out again is not told apart\n",
-		      f);
+		fprintf(f, "note: the direct map's base is %s: an access after the object's page went back to the page allocator and was given out again is not told apart\n",
+			d->base_bad ? "not trusted (the one learnt failed its checks)" : "not known");
+	if (rep->rcu_cache)
+		fprintf(f, "note: %s is SLAB_TYPESAFE_BY_RCU (destroy_by_rcu): its objects may be read after free by design, under RCU, until a grace period ends\n",
+			rep->spec->cache ? rep->spec->cache : "the cache");
+	if (d->other_hits)
+		fprintf(f, "warning: %lu hits of other watches in this instance's events: another hunt or watch shares them\n",
+			d->other_hits);
 	if (d->lost)
 		fprintf(f, "warning: %lu events lost (the buffer filled up): uses after free may be missing, or lack their free\n",
 			d->lost);
@@ -1130,6 +1247,8 @@ static const char *class_name(enum uaf_class cls)
 		return "allocator";
 	case UAF_REALLOCATED:
 		return "reallocated";
+	case UAF_UNSEEN_REALLOC:
+		return "reallocated_unseen";
 	default:
 		return "unpaired";
 	}
@@ -1270,10 +1389,11 @@ void uaf_print_json(FILE *f, const struct uaf_data *d,
 		fprintf(f, ", \"uses\": %d}", a[i].n);
 	}
 	free(a);
-	fprintf(f, "],\n \"allocator\": %d, \"reallocated\": %d, \"unpaired\": %d, \"other_hits\": %lu, \"events_lost\": %lu, \"page_reuse_seen\": %s",
+	fprintf(f, "],\n \"allocator\": %d, \"reallocated\": %d, \"reallocated_unseen\": %d, \"unpaired\": %d, \"other_hits\": %lu, \"events_lost\": %lu, \"page_reuse_seen\": %s, \"typesafe_by_rcu\": %s",
 		d->count[UAF_ALLOCATOR], d->count[UAF_REALLOCATED],
-		d->count[UAF_UNPAIRED], d->other_hits, d->lost,
-		d->base_known ? "true" : "false");
+		d->count[UAF_UNSEEN_REALLOC], d->count[UAF_UNPAIRED],
+		d->other_hits, d->lost, d->base_known ? "true" : "false",
+		rep->rcu_cache ? "true" : "false");
 	if (rep->verbose) {
 		fputs(",\n \"not_uses\": ", f);
 		json_hits(f, d, false, ks);

@@ -17,7 +17,14 @@
  * (pfn) is given out, the hits say which address is written. The direct
  * map between them, virt = base + pfn * PAGE_SIZE, is learnt from a large
  * kmalloc of ksym-ctl's own (uaf.c): its page allocation's pfn, then its
- * kmalloc's ptr, by the same task.
+ * kmalloc's ptr, by the same task; a base not aligned as the direct map
+ * is, or above a freed object, is not used.
+ *
+ * The CPUs are read one after the other, so a reuse read on one CPU may
+ * come before the free, earlier, on a CPU read after it: allocations and
+ * page allocations wait (struct pending) until every CPU has been read
+ * past them (uaf_reader_tick()), then are kept when an earlier free was
+ * of their object or page.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +36,34 @@
 
 /* CPUs whose events wait for their callchain (as tracedat.c). */
 #define UAF_MAX_CPUS	8192
+/* The largest order of a page allocation (MAX_PAGE_ORDER is 10 or so). */
+#define UAF_PAGE_ORDER_MAX	20
 
 struct waiting {
 	int	free;		/* index in d->frees waiting for a stack, or -1 */
 	int	hit;		/* index in d->hits, or -1 */
+	unsigned long long last_ts;	/* of the CPU's last record read */
 };
 
-/* A set of non-zero numbers (open addressing). */
+/*
+ * A map of non-zero numbers to the earliest time they were seen (open
+ * addressing).
+ */
 struct u64set {
-	unsigned long long	*v;
+	unsigned long long	*v, *ts;
 	int			size, n;
+};
+
+/*
+ * An allocation or page allocation read, not yet judged: whether a free
+ * before it is of its object (or page) is known only when every CPU has
+ * been read past it (the CPUs are read one after the other).
+ */
+struct pending {
+	unsigned long long	ts, ptr;	/* ptr: the object, or the pfn */
+	unsigned int		order;
+	bool			page;
+	unsigned int		tick;		/* read in which */
 };
 
 struct uaf_reader {
@@ -58,6 +83,11 @@ struct uaf_reader {
 	int			nr_cpus;
 	/* the objects freed so far: an allocation of another is not kept */
 	struct u64set		freed;
+	/* allocations and pages read, judged once every CPU is read past them */
+	struct pending		*pend;
+	int			nr_pend, cap_pend;
+	unsigned int		tick;
+	unsigned long long	limit;	/* min last_ts of the CPUs not drained */
 	/* their pages (pfn + 1), once the direct map's base is known */
 	struct u64set		freed_pages;
 	/* base_pid's last page allocation of order 1 or more */
@@ -92,6 +122,7 @@ int uaf_reader_new(struct tep_handle *tep, struct uaf_data *d,
 	r->hit_name = strdup(o->hit_name ? o->hit_name : "");
 	r->extent = o->extent ? o->extent : 1;
 	r->base_pid = o->base_pid;
+	r->limit = ~0ULL;
 	d->page_size = o->page_size;
 	r->free_ev = event_of(tep, free_event);
 	r->alloc_ev = o->alloc_event ? event_of(tep, o->alloc_event) : NULL;
@@ -150,8 +181,10 @@ static struct waiting *waiting_of(struct uaf_reader *r, int cpu)
 			r->err = -1;
 			return NULL;
 		}
-		for (i = r->nr_cpus; i < n; i++)
+		for (i = r->nr_cpus; i < n; i++) {
 			w[i].free = w[i].hit = -1;
+			w[i].last_ts = 0;
+		}
 		r->wait = w;
 		r->nr_cpus = n;
 	}
@@ -166,64 +199,172 @@ static unsigned int u64_hash(unsigned long long p)
 	return (unsigned int)p;
 }
 
-static bool set_has(const struct u64set *s, unsigned long long p)
+/* The slot of @p in @s, or -1. */
+static int set_find(const struct u64set *s, unsigned long long p)
 {
 	unsigned int j;
 
 	if (!s->size || !p)
-		return false;
+		return -1;
 	for (j = u64_hash(p) & (s->size - 1); s->v[j]; j = (j + 1) & (s->size - 1))
 		if (s->v[j] == p)
-			return true;
-	return false;
+			return j;
+	return -1;
 }
 
-static void set_put(unsigned long long *t, int size, unsigned long long p)
+/* Whether @p was seen at or before @ts. */
+static bool set_has_by(const struct u64set *s, unsigned long long p,
+		       unsigned long long ts)
+{
+	int j = set_find(s, p);
+
+	return j >= 0 && s->ts[j] <= ts;
+}
+
+static void set_put(unsigned long long *v, unsigned long long *t, int size,
+		    unsigned long long p, unsigned long long ts)
 {
 	unsigned int j = u64_hash(p) & (size - 1);
 
-	while (t[j] && t[j] != p)
+	while (v[j] && v[j] != p)
 		j = (j + 1) & (size - 1);
-	t[j] = p;
+	v[j] = p;
+	t[j] = ts;
 }
 
-/* Add @p (0 is never kept); 0, or -1 when out of memory. */
-static int set_add(struct u64set *s, unsigned long long p)
+/* Add @p seen at @ts (0 is never kept); 0, or -1 when out of memory. */
+static int set_add(struct u64set *s, unsigned long long p, unsigned long long ts)
 {
-	if (!p || set_has(s, p))
+	int j = set_find(s, p);
+
+	if (!p)
 		return 0;
+	if (j >= 0) {
+		if (ts < s->ts[j])
+			s->ts[j] = ts;
+		return 0;
+	}
 	if (2 * (s->n + 1) > s->size) {
 		int size = s->size ? 2 * s->size : 1024, i;
+		unsigned long long *v = calloc(size, sizeof(*v));
 		unsigned long long *t = calloc(size, sizeof(*t));
 
-		if (!t)
+		if (!v || !t) {
+			free(v);
+			free(t);
 			return -1;
+		}
 		for (i = 0; i < s->size; i++)
 			if (s->v[i])
-				set_put(t, size, s->v[i]);
+				set_put(v, t, size, s->v[i], s->ts[i]);
 		free(s->v);
-		s->v = t;
+		free(s->ts);
+		s->v = v;
+		s->ts = t;
 		s->size = size;
 	}
-	set_put(s->v, s->size, p);
+	set_put(s->v, s->ts, s->size, p, ts);
 	s->n++;
 	return 0;
 }
 
 /* The pages (pfn + 1: never 0) of freed object @ptr, once the base is known. */
-static int freed_pages_add(struct uaf_reader *r, unsigned long long ptr)
+static int freed_pages_add(struct uaf_reader *r, unsigned long long ptr,
+			   unsigned long long ts)
 {
 	unsigned long long first, last;
 
 	if (!uaf_pfn(r->d, ptr, &first) || !uaf_pfn(r->d, ptr + r->extent - 1, &last))
 		return 0;
-	return set_add(&r->freed_pages, first + 1) ||
-	       set_add(&r->freed_pages, last + 1) ? -1 : 0;
+	return set_add(&r->freed_pages, first + 1, ts) ||
+	       set_add(&r->freed_pages, last + 1, ts) ? -1 : 0;
 }
 
-static int freed_add(struct uaf_reader *r, unsigned long long p)
+/* The learnt base given up: page reuse is not told apart. */
+static void base_distrust(struct uaf_reader *r)
 {
-	return set_add(&r->freed, p) || freed_pages_add(r, p) ? -1 : 0;
+	r->d->base_known = false;
+	r->d->base_bad = true;
+}
+
+static int freed_add(struct uaf_reader *r, unsigned long long p,
+		     unsigned long long ts)
+{
+	/* An object below the direct map's base: the base is wrong. */
+	if (r->d->base_known && p < r->d->page_base)
+		base_distrust(r);
+	return set_add(&r->freed, p, ts) || freed_pages_add(r, p, ts) ? -1 : 0;
+}
+
+static void pend_add(struct uaf_reader *r, const struct pending *p)
+{
+	if (r->nr_pend == r->cap_pend) {
+		int cap = r->cap_pend ? 2 * r->cap_pend : 256;
+		struct pending *v = realloc(r->pend, (size_t)cap * sizeof(*v));
+
+		if (!v) {
+			r->err = -1;
+			return;
+		}
+		r->pend = v;
+		r->cap_pend = cap;
+	}
+	r->pend[r->nr_pend] = *p;
+	r->pend[r->nr_pend++].tick = r->tick;
+}
+
+/* Keep @p if it gave out an object, or a page, freed before it. */
+static void judge(struct uaf_reader *r, const struct pending *p)
+{
+	unsigned long long i;
+
+	if (!p->page) {
+		struct uaf_alloc a = { .ts = p->ts, .ptr = p->ptr };
+
+		if (set_has_by(&r->freed, p->ptr, p->ts) && uaf_add_alloc(r->d, &a))
+			r->err = -1;
+		return;
+	}
+	if (!r->d->base_known)
+		return;
+	for (i = 0; i < (1ULL << p->order); i++)
+		if (set_has_by(&r->freed_pages, p->ptr + i + 1, p->ts)) {
+			struct uaf_page pg = { .ts = p->ts, .pfn = p->ptr, .order = p->order };
+
+			if (uaf_add_page(r->d, &pg))
+				r->err = -1;
+			return;
+		}
+}
+
+void uaf_reader_capped(struct uaf_reader *r, int cpu)
+{
+	struct waiting *w = waiting_of(r, cpu);
+
+	if (w && w->last_ts < r->limit)
+		r->limit = w->last_ts;
+}
+
+int uaf_reader_tick(struct uaf_reader *r, bool final)
+{
+	int i, n = 0;
+
+	/*
+	 * A record of an earlier tick is judged when every CPU not drained
+	 * in this one was read past it: every free before it has been read.
+	 */
+	for (i = 0; i < r->nr_pend; i++) {
+		const struct pending *p = &r->pend[i];
+
+		if (final || (p->tick < r->tick && p->ts <= r->limit))
+			judge(r, p);
+		else
+			r->pend[n++] = *p;
+	}
+	r->nr_pend = n;
+	r->tick++;
+	r->limit = ~0ULL;
+	return r->err;
 }
 
 static void on_free(struct uaf_reader *r, struct tep_record *rec, int cpu)
@@ -235,7 +376,7 @@ static void on_free(struct uaf_reader *r, struct tep_record *rec, int cpu)
 		return;
 	tracedat_field_val(r->free_site, rec, &f.call_site);
 	f.pid = tep_data_pid(r->tep, rec);
-	if (uaf_add_free(r->d, &f) || freed_add(r, f.ptr)) {
+	if (uaf_add_free(r->d, &f) || freed_add(r, f.ptr, f.ts)) {
 		r->err = -1;
 		return;
 	}
@@ -245,13 +386,37 @@ static void on_free(struct uaf_reader *r, struct tep_record *rec, int cpu)
 
 static void on_alloc(struct uaf_reader *r, struct tep_record *rec)
 {
-	struct uaf_alloc a = { .ts = rec->ts };
+	struct pending p = { .ts = rec->ts };
 
-	/* Only an object freed before can be one a later hit is in. */
-	if (!tracedat_field_val(r->alloc_ptr, rec, &a.ptr) || !set_has(&r->freed, a.ptr))
+	/*
+	 * Only an object freed before can be one a later hit is in; its free
+	 * may be on a CPU not read yet: judged later (uaf_reader_tick()).
+	 */
+	if (!tracedat_field_val(r->alloc_ptr, rec, &p.ptr) || !p.ptr)
 		return;
-	if (uaf_add_alloc(r->d, &a))
-		r->err = -1;
+	pend_add(r, &p);
+}
+
+/*
+ * Whether @base, learnt from the probe, is likely right: aligned as the
+ * direct map is (x86-64 puts it on a 1 GiB boundary, KASLR or not;
+ * elsewhere at least a page) and below every object freed so far.
+ */
+static bool base_sane(const struct uaf_reader *r, unsigned long long base)
+{
+#if defined(__x86_64__)
+	unsigned long long align = 1ULL << 30;
+#else
+	unsigned long long align = r->d->page_size;
+#endif
+	int i;
+
+	if (!align || base % align)
+		return false;
+	for (i = 0; i < r->freed.size; i++)
+		if (r->freed.v[i] && r->freed.v[i] < base)
+			return false;
+	return true;
 }
 
 /* The direct map's base, from base_pid's page allocation and its kmalloc. */
@@ -268,41 +433,41 @@ static void learn_base(struct uaf_reader *r, struct tep_record *rec)
 	    bytes != (unsigned long long)r->d->page_size << r->probe_order ||
 	    ptr < r->probe_pfn * r->d->page_size)
 		return;
+	r->probe_seen = false;
+	if (!base_sane(r, ptr - r->probe_pfn * r->d->page_size)) {
+		r->d->base_bad = true;
+		return;
+	}
 	r->d->page_base = ptr - r->probe_pfn * r->d->page_size;
 	r->d->base_known = true;
+	r->d->base_bad = false;
 	/* The objects freed before. */
 	for (i = 0; i < r->freed.size; i++)
-		if (r->freed.v[i] && freed_pages_add(r, r->freed.v[i]))
+		if (r->freed.v[i] && freed_pages_add(r, r->freed.v[i], r->freed.ts[i]))
 			r->err = -1;
 }
 
 /* A page allocation: base_pid's probe, or a freed object's page given out. */
 static void on_page(struct uaf_reader *r, struct tep_record *rec)
 {
-	struct uaf_page p = { .ts = rec->ts };
-	unsigned long long pfn, order, i;
+	struct pending p = { .ts = rec->ts, .page = true };
+	unsigned long long pfn, order;
 
+	/* No page allocation is of more than 2^UAF_PAGE_ORDER_MAX pages. */
 	if (!tracedat_field_val(r->page_pfn, rec, &pfn) ||
-	    !tracedat_field_val(r->page_order, rec, &order) || order >= 32 ||
-	    pfn == ~0ULL || pfn == 0xffffffffULL)
+	    !tracedat_field_val(r->page_order, rec, &order) ||
+	    order > UAF_PAGE_ORDER_MAX || pfn == ~0ULL || pfn == 0xffffffffULL)
 		return;
-	if (!r->d->base_known) {
-		if (r->base_pid && order && tep_data_pid(r->tep, rec) == r->base_pid) {
-			r->probe_pfn = pfn;
-			r->probe_order = order;
-			r->probe_seen = true;
-		}
-		return;
+	if (!r->d->base_known && r->base_pid && order &&
+	    tep_data_pid(r->tep, rec) == r->base_pid) {
+		r->probe_pfn = pfn;
+		r->probe_order = order;
+		r->probe_seen = true;
 	}
-	for (i = 0; i < (1ULL << order); i++)
-		if (set_has(&r->freed_pages, pfn + i + 1))
-			break;
-	if (i == (1ULL << order))
-		return;
-	p.pfn = pfn;
+	/* Whether it holds a freed object's page: judged later, as allocations. */
+	p.ptr = pfn;
 	p.order = order;
-	if (uaf_add_page(r->d, &p))
-		r->err = -1;
+	pend_add(r, &p);
 }
 
 /* Whether the hit's "sym" names our watch (a kernel without sym: any). */
@@ -389,6 +554,7 @@ static void on_stack(struct uaf_reader *r, struct tep_record *rec, int cpu,
 int uaf_reader_add(struct uaf_reader *r, struct tep_record *rec, int cpu)
 {
 	struct tep_event *ev;
+	struct waiting *w;
 	int id;
 
 	/* A negative count (-1) says events were lost, not how many. */
@@ -397,6 +563,9 @@ int uaf_reader_add(struct uaf_reader *r, struct tep_record *rec, int cpu)
 	/* libtraceevent reads the type and pid without looking at the size. */
 	if (!rec->data || rec->size < 8)
 		return r->err;
+	w = waiting_of(r, cpu);
+	if (w && rec->ts > w->last_ts)
+		w->last_ts = rec->ts;
 	id = tep_data_type(r->tep, rec);
 	ev = tep_find_event(r->tep, id);
 	if (!ev)
@@ -426,6 +595,9 @@ void uaf_reader_free(struct uaf_reader *r)
 	free(r->hit_name);
 	free(r->wait);
 	free(r->freed.v);
+	free(r->freed.ts);
 	free(r->freed_pages.v);
+	free(r->freed_pages.ts);
+	free(r->pend);
 	free(r);
 }

@@ -8,6 +8,8 @@
 #ifndef KSYM_CTL_UAF_READ_H
 #define KSYM_CTL_UAF_READ_H
 
+#include <stdbool.h>
+
 #include "uaf.h"
 
 struct tep_handle;
@@ -39,6 +41,20 @@ int uaf_reader_new(struct tep_handle *tep, struct uaf_data *d,
 
 /* One record of CPU @cpu, in that CPU's order. 0, or -1 when out of memory. */
 int uaf_reader_add(struct uaf_reader *rd, struct tep_record *rec, int cpu);
+
+/*
+ * CPU @cpu was not drained in this read (a cap on its pages): what the
+ * other CPUs gave past its last record is judged later.
+ */
+void uaf_reader_capped(struct uaf_reader *rd, int cpu);
+
+/*
+ * A read of every CPU done: the allocations and page allocations read so
+ * far are kept, or not, when every CPU has been read past them (a free on
+ * a CPU read later may be of their object); @final: all of them, the
+ * buffers drained. 0, or -1 when out of memory.
+ */
+int uaf_reader_tick(struct uaf_reader *rd, bool final);
 
 void uaf_reader_free(struct uaf_reader *rd);
 

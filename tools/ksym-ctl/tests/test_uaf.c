@@ -27,7 +27,17 @@ static void test_options(void)
 	CHECK(uaf_parse_offset("16", &off) == 0 && off == 16);
 	CHECK(uaf_parse_offset("0x18", &off) == 0 && off == 0x18);
 	CHECK(uaf_parse_offset("4096", &off) == 0 && off == 4096);
-	CHECK(QUIET(uaf_parse_offset("4097", &off)) == -1);
+	CHECK(uaf_parse_offset("16384", &off) == 0 && off == 16384);
+	CHECK(uaf_parse_offset("0x4000", &off) == 0 && off == 0x4000);
+	CHECK(QUIET(uaf_parse_offset("16385", &off)) == -1);
+	/* Decimal or 0x hex, never octal. */
+	CHECK(uaf_parse_offset("010", &off) == 0 && off == 10);
+	CHECK(uaf_parse_offset("08", &off) == 0 && off == 8);
+	CHECK(uaf_parse_offset("0X1f", &off) == 0 && off == 0x1f);
+	CHECK(QUIET(uaf_parse_offset("0x", &off)) == -1);
+	CHECK(QUIET(uaf_parse_offset("0x-1", &off)) == -1);
+	CHECK(QUIET(uaf_parse_offset("1f", &off)) == -1);
+	CHECK(QUIET(uaf_parse_offset(" 8", &off)) == -1);
 	CHECK(QUIET(uaf_parse_offset("-1", &off)) == -1);
 	CHECK(QUIET(uaf_parse_offset("8x", &off)) == -1);
 	CHECK(QUIET(uaf_parse_offset("", &off)) == -1);
@@ -64,6 +74,11 @@ static void test_options(void)
 	CHECK(QUIET(uaf_check_field("a..b")) == -1);
 	CHECK(QUIET(uaf_check_field("a[x]")) == -1);
 	CHECK(QUIET(uaf_check_field("a[1")) == -1);
+	/* The kernel prints [1], never [01]: a leading zero would not match. */
+	CHECK(uaf_check_field("a[0]") == 0);
+	CHECK(uaf_check_field("a[10].b") == 0);
+	CHECK(QUIET(uaf_check_field("a[01]")) == -1);
+	CHECK(QUIET(uaf_check_field("a[00]")) == -1);
 	CHECK(QUIET(uaf_check_field("a:rw-")) == -1);
 }
 
@@ -253,6 +268,88 @@ static void test_allocator(void)
 	CHECK(!uaf_allocator_function(NULL));
 }
 
+static void test_allocator_frames(void)
+{
+	/* The allocator's own: innermost, or under memset and the like. */
+	static const char * const own[] = { "set_freepointer_x", "do_slab_free" };
+	static const char * const wiped[] = { "memset", "__memset",
+					      "slab_post_alloc_hook",
+					      "kmem_cache_alloc_noprof", "foo" };
+	static const char * const kasan[] = { "memset", "__kasan_slab_free",
+					      "kmem_cache_free", "ksym_hitgen_uaf" };
+	static const char * const page[] = { "clear_page_erms", "kernel_init_pages",
+					     "post_alloc_hook" };
+	/* An interrupt that came in inside kmalloc: not the allocator's. */
+	static const char * const irq[] = { "ksym_hitgen_uaf_stray_now", "timer_fn",
+					    "__irq_exit_rcu", "sysvec_apic_timer_interrupt",
+					    "asm_sysvec_apic_timer_interrupt",
+					    "__kmalloc_noprof" };
+	/* memset straight from interrupt entry, inside kfree. */
+	static const char * const irq_memset[] = { "memset", "asm_common_interrupt",
+						   "kfree" };
+	/* A shrinker the page allocator called. */
+	static const char * const shrinker[] = { "my_shrink_scan", "do_shrink_slab",
+						 "shrink_slab", "__alloc_pages_slowpath",
+						 "__alloc_pages_noprof" };
+	/* memset of a driver's: its caller decides. */
+	static const char * const drv[] = { "memcpy", "my_driver_fill",
+					    "kmem_cache_alloc_noprof" };
+	static const char * const helpers_only[] = { "memset", "memcpy" };
+	/* A cache's constructor filling a new slab, setup_object() inlined. */
+	static const char * const ctor[] = { "memset", "ksym_hitgen_cache_ctor",
+					     "shuffle_freelist", "allocate_slab",
+					     "___slab_alloc" };
+
+	CHECK(uaf_allocator_frames(own, 2));
+	CHECK(uaf_allocator_frames(wiped, 5));
+	CHECK(uaf_allocator_frames(kasan, 4));
+	CHECK(uaf_allocator_frames(page, 3));
+	CHECK(!uaf_allocator_frames(irq, 6));
+	CHECK(!uaf_allocator_frames(irq_memset, 3));
+	CHECK(!uaf_allocator_frames(shrinker, 5));
+	CHECK(!uaf_allocator_frames(drv, 3));
+	CHECK(!uaf_allocator_frames(helpers_only, 2));
+	CHECK(uaf_allocator_frames(ctor, 5));
+	CHECK(uaf_allocator_frames(ctor + 1, 4));
+	CHECK(!uaf_allocator_frames(ctor + 1, 1));
+	CHECK(!uaf_allocator_frames(NULL, 0));
+	CHECK(uaf_helper_function("memset") && uaf_helper_function("memset_orig") &&
+	      uaf_helper_function("__memcpy") && uaf_helper_function("clear_page_rep"));
+	CHECK(!uaf_helper_function("memcg_slab_post_alloc_hook") &&
+	      !uaf_helper_function("mempool_alloc") && !uaf_helper_function(NULL));
+	CHECK(uaf_entry_function("asm_exc_page_fault") &&
+	      uaf_entry_function("irq_work_run_list") &&
+	      uaf_entry_function("el1_interrupt") &&
+	      uaf_entry_function("irq_exit_rcu"));
+	CHECK(!uaf_entry_function("kfree") && !uaf_entry_function(NULL));
+}
+
+/*
+ * An object freed twice with no allocation seen between (a bulk
+ * allocation gave it out): the hits between are its new owner's.
+ */
+static void test_unseen_realloc(void)
+{
+	struct uaf_data d = { 0 };
+	struct uaf_free f1 = { .ts = 100, .ptr = 0xff11000000001000ULL, .stack = -1 };
+	struct uaf_free f2 = { .ts = 300, .ptr = 0xff11000000001000ULL, .stack = -1 };
+	struct uaf_hit h = { .addr = 0xff11000000001000ULL, .ip = 0xffffffffa0000210ULL,
+			     .len = 8, .stack = -1 };
+	int i;
+
+	CHECK(uaf_add_free(&d, &f2) == 0);
+	CHECK(uaf_add_free(&d, &f1) == 0);
+	h.ts = 200;	/* between the two frees */
+	CHECK(uaf_add_hit(&d, &h) == 0);
+	h.ts = 400;	/* after the last one */
+	CHECK(uaf_add_hit(&d, &h) == 0);
+	uaf_analyze(&d, 8, NULL);
+	CHECK(d.count[UAF_UNSEEN_REALLOC] == 1 && d.count[UAF_USE] == 1);
+	for (i = 0; i < d.nr_hits; i++)
+		CHECK(d.hits[i].cls == (d.hits[i].ts == 200 ? UAF_UNSEEN_REALLOC : UAF_USE));
+	uaf_data_free(&d);
+}
+
 #define UAF	0xffffffffa0000000ULL
 #define NOW	0xffffffffa0000200ULL
 #define LATE	0xffffffffa0000300ULL
@@ -357,7 +454,7 @@ static void test_pairing(void)
 	CHECK(!strstr(text, "use after free 4"));
 	CHECK_HAS(text, "        (no callchain)\n");
 	CHECK_HAS(text, "3 uses after free in 2 objects, by 2 accessors:\n         2  ksym_hitgen_uaf_stray_now [ksym_hitgen]\n         1  ksym_hitgen_uaf_stray_late [ksym_hitgen]\n");
-	CHECK_HAS(text, "not uses after free: 1 access by the allocator itself, 1 after the object or its page was given out again, 2 without a free seen (-v lists them)\n");
+	CHECK_HAS(text, "not uses after free: 1 access by the allocator itself, 1 after the object or its page was given out again, 0 reallocated, not seen (before a second free), 2 without a free seen (-v lists them)\n");
 	CHECK_HAS(text, "coverage: 4 frees seen, 3 watched, 1 missed (every slot busy), 0 refused; 4 of 4 slots\n");
 	CHECK_HAS(text, "note: sampling, like KFENCE");
 	CHECK_HAS(text, "note: the direct map's base is not known: ");
@@ -376,7 +473,21 @@ static void test_pairing(void)
 	CHECK_HAS(text, "access without a free 1: ");
 	CHECK_HAS(text, "    address 0xff11000000001000/8: ");
 	CHECK(!strstr(text, "(-v lists them)"));
+	CHECK(!strstr(text, "hits of other watches"));
+	CHECK(!strstr(text, "SLAB_TYPESAFE_BY_RCU"));
 	free(text);
+
+	/* Another watch's hits in our events; an RCU cache. */
+	d.other_hits = 2;
+	rep.rcu_cache = true;
+	text = NULL;
+	f = open_memstream(&text, &size);
+	uaf_print(f, &d, &rep, &ks);
+	fclose(f);
+	CHECK_HAS(text, "warning: 2 hits of other watches in this instance's events: another hunt or watch shares them\n");
+	CHECK_HAS(text, "note: ksym_hitgen_cache is SLAB_TYPESAFE_BY_RCU (destroy_by_rcu): ");
+	free(text);
+	rep.rcu_cache = false;
 	uaf_data_free(&d);
 
 	/* Nothing at all: a coverage line all the same. */
@@ -618,6 +729,9 @@ static void test_reader(void)
 	CHECK(feed(rd, &r, 2400, 0) == 0);
 	uaf_rec_hit(&r, OBJ_C, 0xffffffff81100810ULL + 0x900, 0, "ptr");
 	CHECK(feed(rd, &r, 2500, 0) == 0);
+	/* Allocations and pages are judged after every CPU is read. */
+	CHECK(d.nr_allocs == 0 && d.nr_pages == 0);
+	CHECK(uaf_reader_tick(rd, true) == 0);
 
 	CHECK(d.nr_frees == 2 && d.frees[0].ptr == OBJ_A &&
 	      d.frees[0].call_site == UAF + 0x8f && d.frees[0].pid == 130);
@@ -645,13 +759,100 @@ static void test_reader(void)
 	tep_free(tep);
 }
 
+/* The probe's kmalloc at @ptr of its order-2 pages at @pfn. */
+static void probe(struct uaf_reader *rd, unsigned long long pfn,
+		  unsigned long long ptr, unsigned long long ts)
+{
+	struct uaf_rec r;
+
+	uaf_rec_page(&r, pfn, 2, 130);
+	CHECK(feed(rd, &r, ts, 0) == 0);
+	uaf_rec_kmem(&r, UAF_ID_KMALLOC, UAF, ptr, NULL);
+	uaf_rec_u64(&r, 32, 16384);
+	CHECK(feed(rd, &r, ts + 1, 0) == 0);
+}
+
+/*
+ * CPUs are read one after the other: an allocation (or page) read on CPU 0
+ * before the free of its object, earlier, on CPU 1 is kept all the same;
+ * a CPU left with more (capped) holds back what is past its last record.
+ * A learnt base that is not aligned, or above a freed object, is not used.
+ */
+static void test_reader_order(void)
+{
+	struct uaf_reader_opts o = { .hit_name = "ptr",
+				     .free_event = "kmem:kmem_cache_free",
+				     .alloc_event = "kmem:kmem_cache_alloc",
+				     .extent = 200, .base_pid = 130, .page_size = 4096 };
+	struct tep_handle *tep = uaf_formats_tep();
+	struct uaf_reader *rd = NULL;
+	struct uaf_data d = { 0 };
+	struct uaf_rec r;
+
+	CHECK(tep != NULL);
+	if (!tep || uaf_reader_new(tep, &d, &o, &rd) || !rd)
+		goto out;
+	/* A base off the 1 GiB (x86-64) or page alignment: not learnt. */
+	probe(rd, 0x3f5b0, BASE + 0x3f5b0000ULL + 0x800, 10);
+	CHECK(!d.base_known && d.base_bad);
+	probe(rd, 0x3f5b0, BASE + 0x3f5b0000ULL, 20);
+	CHECK(d.base_known && !d.base_bad && d.page_base == BASE);
+	CHECK(uaf_reader_tick(rd, false) == 0);
+
+	/* Tick 1: CPU 0 read first (the reuse), then CPU 1 (the free, before). */
+	uaf_rec_kmem(&r, UAF_ID_CACHE_ALLOC, UAF, OBJ_C, NULL);
+	CHECK(feed(rd, &r, 2000, 0) == 0);
+	uaf_rec_page(&r, 0x4000, 0, 7);
+	CHECK(feed(rd, &r, 2100, 0) == 0);
+	uaf_rec_kmem(&r, UAF_ID_CACHE_FREE, UAF + 0x8f, OBJ_C, "ksym_hitgen_cache");
+	CHECK(feed(rd, &r, 1500, 1) == 0);
+	/* An allocation of OBJ_A before its free (at 3000): not kept. */
+	uaf_rec_kmem(&r, UAF_ID_CACHE_ALLOC, UAF, OBJ_A, NULL);
+	CHECK(feed(rd, &r, 1600, 1) == 0);
+	/* CPU 1 had more: its last record read is at 1600. */
+	uaf_reader_capped(rd, 1);
+	CHECK(uaf_reader_tick(rd, false) == 0);
+	CHECK(d.nr_allocs == 0 && d.nr_pages == 0);
+	/* Tick 2: CPU 1 capped again at 2050: what is up to it is judged. */
+	uaf_rec_kmem(&r, UAF_ID_CACHE_FREE, UAF + 0x8f, OBJ_A, "ksym_hitgen_cache");
+	CHECK(feed(rd, &r, 3000, 0) == 0);
+	uaf_rec_kmem(&r, UAF_ID_CACHE_ALLOC, UAF, 0xff11000005000000ULL, NULL);
+	CHECK(feed(rd, &r, 2050, 1) == 0);
+	uaf_reader_capped(rd, 1);
+	CHECK(uaf_reader_tick(rd, false) == 0);
+	CHECK(d.nr_allocs == 1 && d.allocs[0].ptr == OBJ_C && d.allocs[0].ts == 2000);
+	CHECK(d.nr_pages == 0);
+	/* The end: all of it. */
+	CHECK(uaf_reader_tick(rd, true) == 0);
+	CHECK(d.nr_allocs == 1);
+	CHECK(d.nr_pages == 1 && d.pages[0].pfn == 0x4000 && d.pages[0].ts == 2100);
+	/* An order past any MAX_PAGE_ORDER: dropped. */
+	uaf_rec_page(&r, 0x4000, 31, 7);
+	CHECK(feed(rd, &r, 4000, 0) == 0);
+	CHECK(uaf_reader_tick(rd, true) == 0);
+	CHECK(d.nr_pages == 1);
+	/* A freed object below the base: the base is not trusted any more. */
+	uaf_rec_kmem(&r, UAF_ID_CACHE_FREE, UAF + 0x8f, 0xff10000000001000ULL,
+		     "ksym_hitgen_cache");
+	CHECK(feed(rd, &r, 5000, 0) == 0);
+	CHECK(!d.base_known && d.base_bad);
+out:
+	uaf_reader_free(rd);
+	uaf_data_free(&d);
+	if (tep)
+		tep_free(tep);
+}
+
 void test_uaf(void)
 {
 	test_options();
 	test_spec();
 	test_trigger_rows();
 	test_allocator();
+	test_allocator_frames();
+	test_unseen_realloc();
 	test_pairing();
 	test_json();
 	test_reader();
+	test_reader_order();
 }
