@@ -610,6 +610,17 @@ static FILE *uaf_seed_head(const char *name, int sel, const char *trig,
 	return f;
 }
 
+
+/* ksym-ctl's probe of the direct map: order-2 pages, then their kmalloc. */
+static void uaf_seed_probe(FILE *f, struct uaf_rec *r)
+{
+	uaf_rec_page(r, 0x3f5b0, 2, 130);
+	put_rec(f, 0, r->b, r->n);
+	uaf_rec_kmem(r, UAF_ID_KMALLOC, 0xffffffffa0000010ULL,
+		     0xff1100003f5b0000ULL, NULL);
+	uaf_rec_u64(r, 32, 16384);
+	put_rec(f, 0, r->b, r->n);
+}
 static void uaf_seeds(void)
 {
 	const unsigned long long obj = 0xff11000003a1c400ULL;
@@ -619,13 +630,7 @@ static void uaf_seeds(void)
 
 	/* The planted use after free: 3 rounds (the test VM's scenario). */
 	f = uaf_seed_head("planted", 0x40, UAF_TRIGGER, UAF_ROWS);
-	/* ksym-ctl's probe of the direct map: order-2 pages, their kmalloc */
-	uaf_rec_page(&r, 0x3f5b0, 2, 130);
-	put_rec(f, 0, r.b, r.n);
-	uaf_rec_kmem(&r, UAF_ID_KMALLOC, 0xffffffffa0000010ULL,
-		     0xff1100003f5b0000ULL, NULL);
-	uaf_rec_u64(&r, 32, 16384);
-	put_rec(f, 0, r.b, r.n);
+	uaf_seed_probe(f, &r);
 	for (i = 1; i <= 3; i++) {
 		u_alloc(f, 1, UAF_ID_CACHE_ALLOC, obj);
 		u_free(f, 1, UAF_ID_CACHE_FREE, obj);
@@ -662,12 +667,7 @@ static void uaf_seeds(void)
 	 * allocation seen between (handed out by a bulk allocation).
 	 */
 	f = uaf_seed_head("bogus-order-freed-twice", 0x40, UAF_TRIGGER, UAF_ROWS);
-	uaf_rec_page(&r, 0x3f5b0, 2, 130);
-	put_rec(f, 0, r.b, r.n);
-	uaf_rec_kmem(&r, UAF_ID_KMALLOC, 0xffffffffa0000010ULL,
-		     0xff1100003f5b0000ULL, NULL);
-	uaf_rec_u64(&r, 32, 16384);
-	put_rec(f, 0, r.b, r.n);
+	uaf_seed_probe(f, &r);
 	u_free(f, 1, UAF_ID_CACHE_FREE, obj);
 	uaf_rec_page(&r, 0x3a1c, 31, 7);
 	put_rec(f, 0, r.b, r.n);
