@@ -493,13 +493,15 @@ static void ksym_hit_leave(struct ksym_hit_ctx *h)
 }
 
 /*
- * The values around the access: x86 reads the new one now (its data
- * breakpoints trap after the access) and takes the old one the watch saw
- * last; arm64 reads the old one now (it traps before) and the new one
+ * The values around the access, for a hit that something records or that
+ * ksym-changes counts (ksym_hit_begin()): x86 reads the new one now (its
+ * data breakpoints trap after the access) and takes the old one the watch
+ * saw last; arm64 reads the old one now (it traps before) and the new one
  * after its step, holding the copy's last value meanwhile so that another
- * CPU's hit between the two reads marks both stale. Read before anything
- * else, as close to the access as can be. Debug exceptions cannot recurse
- * here on either: DR7 is cleared while #DB runs, arm64 masks them.
+ * CPU's hit between the two reads marks both stale. Read as close to the
+ * access as can be: only the look at who consumes the hit comes first.
+ * Debug exceptions cannot recurse here on either: DR7 is cleared while #DB
+ * runs, arm64 masks them.
  */
 static void ksym_hit_values(struct ksym_watch *watch, struct ksym_hit_ctx *h)
 {
@@ -533,6 +535,24 @@ static void ksym_hit_values(struct ksym_watch *watch, struct ksym_hit_ctx *h)
 	ksym_hit_leave(h);
 }
 
+/*
+ * A hit only counted reads nothing and holds nothing: the copy's last
+ * value is forgotten instead, so that the next recorded hit says old=none
+ * rather than give a value from before accesses it did not see (x86; on
+ * arm64 each hit reads its own old value). The write is made once: later
+ * counted hits only read the shared line, which stays in every CPU's cache.
+ */
+static void ksym_hit_forget(struct ksym_watch *watch)
+{
+	struct ksym_last *last;
+
+	if (KSYM_TRAPS_BEFORE || !READ_ONCE(watch->spec.has_value))
+		return;
+	last = ksym_watch_last(watch, smp_processor_id());
+	if (READ_ONCE(last->addr))
+		WRITE_ONCE(last->addr, 0);
+}
+
 /* Stack and branches, only when something records them. */
 static noinline void ksym_hit_capture(struct pt_regs *regs,
 				      struct ksym_hit_ctx *h)
@@ -563,13 +583,17 @@ static void ksym_hit_begin(struct ksym_watch *watch, struct perf_event *bp,
 			.sym_len = watch->spec.name_len,
 		},
 	};
-	ksym_hit_values(watch, h);
 	h->opts = ksym_tracer_want();
 	h->changes = h->opts & KSYM_OPT_CHANGES;
 	/* The tracer's captures only for an instance that records them. */
 	if ((h->opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
 		h->opts = 0;
 	h->record = h->opts || ksym_events_want();
+	/* Old and new are paid for only where they are used. */
+	if (h->record || h->changes)
+		ksym_hit_values(watch, h);
+	else
+		ksym_hit_forget(watch);
 	/* The same attribution as trace_stat's, for every consumer. */
 	rec->caller = ksym_hit_caller(regs, rec->ip);
 	if (h->record)
@@ -759,8 +783,9 @@ static void ksym_hit(struct ksym_watch *watch, struct perf_event *bp,
  * ended: ksym_hit_stepped()). No lock, no allocation, no formatting (a
  * trigger slot's first stray hit is taken raw and printed from an
  * irq_work). A hit that nothing records (the tracer current with tracing
- * off, say) reads its value and is counted: that path is kept short,
- * since it is what a watch on a busy word costs.
+ * off, say) is only counted, its value not read and no line shared with
+ * other CPUs written (ksym_hit_forget()): that path is kept short, since
+ * it is what a watch on a busy word costs.
  */
 void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs)
