@@ -125,4 +125,26 @@ rm -f "$script"
 
 KSYM_BENCH_SVG=$DIR/bench.svg bash "$ROOT/bench/bench-report.sh" "${report_args[@]}" | tee "$DIR/bench.txt"
 say "tables in ${DIR#"$ROOT"/}/bench.txt; raw lines in ${DIR#"$ROOT"/}/bench{,-prod}-raw-smp*.txt"
+
+# The figures README.md, ksym.rst and bench/README.md quote: written by the
+# bench itself into the tree (bench/results.md, bench/results-arm64.md), with
+# the commit they measured (marked "+ changes" when the tree had any), the
+# date, the kernels and the boots. A run that did not complete writes nothing.
+if [[ -z $failed && -z ${KSYM_BENCH_NO_RESULTS:-} ]]; then
+	results=$ROOT/bench/results${KSYM_ARCH:+-$KSYM_ARCH}.md
+	[[ ${KSYM_ARCH:-x86_64} != x86_64 ]] || results=$ROOT/bench/results.md
+	rev=$(git -C "$ROOT" rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
+	git -C "$ROOT" diff --quiet HEAD -- kernel include patches config bench 2> /dev/null || rev="$rev + changes"
+	{
+		printf '# make bench%s: results\n\n' "${KSYM_ARCH:+-$KSYM_ARCH}"
+		printf 'Written by bench/run-bench.sh; do not edit. Quoted by README.md,\n'
+		printf 'Documentation/trace/ksym.rst and bench/README.md.\n\n'
+		printf -- '- commit: %s\n- date: %s\n- kernels: %s; boots with %s CPU(s)\n' \
+			"$rev" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$KERNELS" "$SMPS"
+		printf -- '- QEMU: %s, %s MiB\n\n```\n' "$KSYM_QEMU_EXTRA" "$KSYM_MEM"
+		cat "$DIR/bench.txt"
+		printf '```\n'
+	} > "$results"
+	say "results written to ${results#"$ROOT"/}"
+fi
 [[ -z $failed ]]
