@@ -21,12 +21,13 @@
 
 #include "ksym_tracefs.h"
 
-volatile sig_atomic_t ksym_stop;
+/* ksym_stop and ksym_signals are state.c's (its tests have no handler). */
 static volatile sig_atomic_t ksym_last_sig;
 
 static void ksym_sig_handler(int sig)
 {
 	ksym_stop = 1;
+	ksym_signals++;
 	ksym_last_sig = sig;
 }
 
@@ -154,127 +155,6 @@ cleanup:
 		close(fd);
 	free(buf);
 	tracefs_put_tracing_file(path);
-	return ret;
-}
-
-/*
- * The state directory: /run/ksym-ctl, or /tmp/ksym-ctl where /run cannot
- * hold it. Ours only: a directory, not a link, owned by us, not writable
- * by others (/tmp is everyone's).
- */
-static const char *state_dir(void)
-{
-	static const char *const dirs[] = { "/run/ksym-ctl", "/tmp/ksym-ctl" };
-	struct stat st;
-	size_t i;
-
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		if (mkdir(dirs[i], 0755) && errno != EEXIST)
-			continue;
-		if (lstat(dirs[i], &st) || !S_ISDIR(st.st_mode) ||
-		    st.st_uid != geteuid() || (st.st_mode & 022)) {
-			debug_msg("%s: not a directory of ours\n", dirs[i]);
-			continue;
-		}
-		return dirs[i];
-	}
-	return NULL;
-}
-
-int ksym_state_lock(int how)
-{
-	const char *dir = state_dir();
-	char path[64];
-	int fd;
-
-	if (!dir) {
-		err_msg("no directory for the state of ksym-ctl runs: /run/ksym-ctl and /tmp/ksym-ctl cannot be made ours\n");
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		err_msg("%s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (flock(fd, how)) {
-		if (errno == EINTR)
-			continue;
-		err_msg("%s: flock: %s\n", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-void ksym_state_unlock(int fd)
-{
-	if (fd >= 0)
-		close(fd);	/* releases the flock */
-}
-
-char *ksym_read_text(const char *path)
-{
-	char *text = NULL;
-	size_t size = 0;
-	FILE *f = fopen(path, "re"), *out;
-	char buf[4096];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	out = open_memstream(&text, &size);
-	while (out && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(f);
-	if (out)
-		fclose(out);
-	return text;
-}
-
-int ksym_state_load(struct claims *c)
-{
-	const char *dir = state_dir();
-	char path[64], *text, *boot;
-	int ret;
-
-	if (!dir)
-		return -1;
-	snprintf(path, sizeof(path), "%s/state", dir);
-	text = ksym_read_text(path);
-	boot = ksym_read_text("/proc/sys/kernel/random/boot_id");
-	if (boot)
-		boot[strcspn(boot, "\n")] = '\0';
-	ret = claims_parse(c, text, boot ? boot : "");
-	free(text);
-	free(boot);
-	return ret;
-}
-
-int ksym_state_save(const struct claims *c)
-{
-	const char *dir = state_dir();
-	char path[64], tmp[64], *text = claims_format(c);
-	int fd = -1, ret = -1;
-	size_t len;
-
-	if (!dir || !text)
-		goto out;
-	snprintf(path, sizeof(path), "%s/state", dir);
-	snprintf(tmp, sizeof(tmp), "%s/state.new", dir);
-	/* Whole or not at all: a run killed while writing leaves the old one. */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	len = strlen(text);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) ||
-	    rename(tmp, path)) {
-		err_msg("%s: %s\n", path, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	free(text);
 	return ret;
 }
 
@@ -744,28 +624,6 @@ static void restore_claims(const struct claims *freed)
 	free(text);
 }
 
-/*
- * Drop the session's claims: the watches and options that no other run
- * holds get back what they had before the first run claimed them.
- */
-static void release_claims(struct ksym_session *s)
-{
-	struct claims c = { 0 }, freed = { 0 };
-	int lock = ksym_state_lock(LOCK_EX);
-
-	if (lock < 0)
-		return;
-	if (!ksym_state_load(&c) &&
-	    !claims_release(&c, tracefs_instance_get_name(s->inst),
-			    ksym_instance_alive, NULL, &freed)) {
-		restore_claims(&freed);
-		ksym_state_save(&c);
-	}
-	ksym_state_unlock(lock);
-	claims_free(&c);
-	claims_free(&freed);
-}
-
 bool ksym_claim_in_effect(const struct claim *cl, const struct strv *filter_lines)
 {
 	char now[1100] = "", file[300];
@@ -781,53 +639,96 @@ bool ksym_claim_in_effect(const struct claim *cl, const struct strv *filter_line
 	return !strcmp(now, cl->set);
 }
 
-int ksym_reset_claims_locked(struct strv *done)
+/*
+ * Keep in @freed only the claims whose value is still the one their run
+ * set: the others were changed since (by a user, another tool) and are
+ * left as they are, said on stderr, or with @done (reset) in debug output.
+ * Into @done (when not NULL) what is put back. 0 or -1.
+ */
+static int claims_in_effect(struct claims *freed, struct strv *done)
 {
-	struct claims c = { 0 }, freed = { 0 }, back = { 0 };
-	char *filter = NULL;
+	char *filter = ksym_read_file("ksym_trace_filter");
 	struct strv lines = { 0 };
-	int i, ret = -1;
+	int i, n = 0, ret = -1;
 
-	filter = ksym_read_file("ksym_trace_filter");
-	if (!filter || split_lines(filter, &lines) || ksym_state_load(&c) ||
-	    claims_release(&c, NULL, ksym_instance_alive, NULL, &freed))
+	if (!filter || split_lines(filter, &lines))
 		goto out;
-	for (i = 0; i < freed.n; i++) {
-		struct claim *cl = &freed.v[i];
+	for (i = 0; i < freed->n; i++) {
+		struct claim *cl = &freed->v[i];
 		char *now = NULL;
 
-		/* What the killed run set is still there: put back the original. */
 		if (!ksym_claim_in_effect(cl, &lines)) {
-			debug_msg("reset: %s changed since it was set to '%s': left\n",
-				  cl->key, cl->set);
+			if (done)
+				debug_msg("reset: %s changed since it was set to '%s': left\n",
+					  cl->key, cl->set);
+			else
+				err_msg("%s %s was changed from '%s' while this run went on: left as it is\n",
+					claim_kind_name(cl->kind), cl->key, cl->set);
+			free(cl->key);
+			free(cl->orig);
+			free(cl->set);
+			strv_free(&cl->owners);
 			continue;
 		}
-		if (asprintf(&now, "%s %s: '%s' -> '%s'",
-			     claim_kind_name(cl->kind), cl->key,
-			     cl->set, *cl->orig ? cl->orig :
+		if (done &&
+		    asprintf(&now, "%s %s: '%s' -> '%s'", claim_kind_name(cl->kind),
+			     cl->key, cl->set, *cl->orig ? cl->orig :
 			     cl->kind == CLAIM_WATCH ? "(none)" : "") >= 0) {
 			strv_add(done, now);
 			free(now);
 		}
-		/* Moved over: @back now owns its strings. */
-		{
-			struct claim *v = realloc(back.v, (back.n + 1) * sizeof(*v));
-
-			if (!v)
-				goto out;
-			back.v = v;
-			back.v[back.n++] = *cl;
-			memset(cl, 0, sizeof(*cl));
-		}
+		freed->v[n++] = *cl;
 	}
-	restore_claims(&back);
+	freed->n = n;
+	ret = 0;
+out:
+	strv_free(&lines);
+	free(filter);
+	return ret;
+}
+
+/*
+ * Drop the session's claims: the watches and options that no other run
+ * holds get back what they had before the first run claimed them, where
+ * what the run set is still there (a change made meanwhile is left, and
+ * said). Without the lock (held too long, a signal) nothing is put back:
+ * the claims stay, for ksym-ctl reset once this run's instance is gone.
+ */
+static void release_claims(struct ksym_session *s)
+{
+	struct claims c = { 0 }, freed = { 0 };
+	int lock = ksym_state_lock(LOCK_EX);
+
+	if (lock < 0) {
+		err_msg("the watches and tracer options of this run stay as they are: 'ksym-ctl reset' puts them back\n");
+		return;
+	}
+	if (!ksym_state_load(&c) &&
+	    !claims_release(&c, tracefs_instance_get_name(s->inst),
+			    ksym_instance_alive, NULL, &freed)) {
+		claims_in_effect(&freed, NULL);
+		restore_claims(&freed);
+		ksym_state_save(&c);
+	}
+	ksym_state_unlock(lock);
+	claims_free(&c);
+	claims_free(&freed);
+}
+
+int ksym_reset_claims_locked(struct strv *done)
+{
+	struct claims c = { 0 }, freed = { 0 };
+	int ret = -1;
+
+	if (ksym_state_load(&c) ||
+	    claims_release(&c, NULL, ksym_instance_alive, NULL, &freed) ||
+	    claims_in_effect(&freed, done))
+		goto out;
+	restore_claims(&freed);
 	ret = ksym_state_save(&c);
 out:
 	claims_free(&c);
 	claims_free(&freed);
-	claims_free(&back);
-	strv_free(&lines);
-	free(filter);
 	return ret;
 }
 

@@ -49,6 +49,8 @@ struct ksym_session {
 
 /* Set by the handler of SIGINT, SIGTERM, SIGHUP and SIGQUIT. */
 extern volatile sig_atomic_t ksym_stop;
+/* How many of them came: a wait that started after one ends on the next. */
+extern volatile sig_atomic_t ksym_signals;
 
 /*
  * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT (sets ksym_stop; no
@@ -89,15 +91,22 @@ int ksym_filter_write(const char *text);
 
 /*
  * The state of the ksym-ctl runs (claims.h) lives in /run/ksym-ctl, or in
- * /tmp/ksym-ctl where /run cannot hold it, under a lock:
+ * /tmp/ksym-ctl where /run cannot hold it, under a lock (state.c): the
+ * directory 0700, its files 0600, anything others could open refused.
  * ksym_state_lock(LOCK_EX or LOCK_SH) returns the lock's descriptor, or -1
- * with a message; ksym_state_unlock() releases it.
+ * with a message: it waits at most KSYM_STATE_WAIT_MS, and gives up on a
+ * signal that comes while it waits, naming the holder.
+ * ksym_state_unlock() releases it.
  */
+#define KSYM_STATE_WAIT_MS	30000
 int ksym_state_lock(int how);
 void ksym_state_unlock(int fd);
 /* The claims, under the lock; 0 or -1. */
 int ksym_state_load(struct claims *c);
 int ksym_state_save(const struct claims *c);
+/* For the tests: another directory (must exist, 0700), another bound. */
+void ksym_state_set_dir(const char *dir);
+void ksym_state_set_wait(int ms);
 
 /*
  * Whether the run that made instance @name is still there: the instance

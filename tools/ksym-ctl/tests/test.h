@@ -51,5 +51,6 @@ void test_scope(void);
 void test_claims(void);
 void test_stats_empty(void);
 void test_uaf(void);
+void test_state(void);
 
 #endif

@@ -1210,6 +1210,7 @@ int main(void)
 	test_claims();
 	test_stats_empty();
 	test_uaf();
+	test_state();
 	printf("ksym-ctl unit tests: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
