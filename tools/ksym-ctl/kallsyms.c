@@ -5,11 +5,13 @@
  *   ffffffff81234560 T do_proc_dointvec_minmax_conv
  *   ffffffffc0002000 b ksym_hitgen_var	[ksym_hitgen]
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kallsyms.h"
+#include "utils.h"
 
 static int by_addr(const void *a, const void *b)
 {
@@ -142,10 +144,49 @@ unsigned long long kallsyms_addr(const struct kallsyms *ks, const char *name)
 	return in_module;
 }
 
-int kallsyms_extent(const struct kallsyms *ks, const char *name,
-		    unsigned long long *start, unsigned long long *end)
+/* Whether @s is "[MODULE:]SYMBOL" @name; no MODULE: any. */
+static bool sym_is(const struct kallsym *s, const char *name)
 {
-	unsigned long long a = kallsyms_addr(ks, name);
+	const char *colon = strchr(name, ':');
+	size_t modlen = colon ? (size_t)(colon - name) : 0;
+
+	if (strcmp(s->name, colon ? colon + 1 : name))
+		return false;
+	return !colon || (s->module && strlen(s->module) == modlen &&
+			  !strncmp(s->module, name, modlen));
+}
+
+int kallsyms_count(const struct kallsyms *ks, const char *name, char **list)
+{
+	size_t size = 0;
+	FILE *f = NULL;
+	int i, n = 0;
+
+	if (list) {
+		*list = NULL;
+		f = open_memstream(list, &size);
+		if (!f)
+			return -1;
+	}
+	for (i = 0; i < ks->nr; i++) {
+		const struct kallsym *s = &ks->sym[i];
+
+		if (!sym_is(s, name))
+			continue;
+		n++;
+		if (f)
+			fprintf(f, "0x%llx %s%s%s%s\n", s->addr, s->name,
+				s->module ? " [" : "", s->module ? s->module : "",
+				s->module ? "]" : "");
+	}
+	if (f && fclose(f))
+		return -1;
+	return n;
+}
+
+int kallsyms_extent_at(const struct kallsyms *ks, unsigned long long a,
+		       unsigned long long *start, unsigned long long *end)
+{
 	int lo = 0, hi = ks->nr;
 
 	if (!a)
@@ -164,6 +205,72 @@ int kallsyms_extent(const struct kallsyms *ks, const char *name,
 	*start = a;
 	*end = ks->sym[lo].addr;
 	return 0;
+}
+
+int kallsyms_extent(const struct kallsyms *ks, const char *name,
+		    unsigned long long *start, unsigned long long *end)
+{
+	return kallsyms_extent_at(ks, kallsyms_addr(ks, name), start, end);
+}
+
+/* Whether line "0xADDR NAME..." of kallsyms_count()'s @list has @addr. */
+static bool listed_at(const char *list, unsigned long long addr)
+{
+	char needle[32];
+	size_t n = snprintf(needle, sizeof(needle), "0x%llx ", addr);
+	const char *p;
+
+	for (p = list; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, needle, n))
+			return true;
+	return false;
+}
+
+int kallsyms_function(const struct kallsyms *ks, const char *spec,
+		      unsigned long long *start, unsigned long long *end)
+{
+	const char *at = strchr(spec, '@');
+	char *name, *list = NULL, *e;
+	unsigned long long addr = 0;
+	int n, ret = -1;
+
+	name = strndup(spec, at ? (size_t)(at - spec) : strlen(spec));
+	if (!name)
+		return -1;
+	if (at) {
+		errno = 0;
+		addr = strtoull(at + 1, &e, 16);
+		if (errno || *e || strncmp(at + 1, "0x", 2) || e == at + 3) {
+			err_msg("--kfree-site %s: FUNC@0xADDR wants a hex address\n", spec);
+			goto out;
+		}
+	}
+	n = kallsyms_count(ks, name, &list);
+	if (n < 0)
+		goto out;
+	if (!n) {
+		err_msg("--kfree-site %s: no such function in /proc/kallsyms\n", name);
+		goto out;
+	}
+	if (at && !listed_at(list, addr)) {
+		err_msg("--kfree-site %s: no %s at 0x%llx; /proc/kallsyms has:\n%s",
+			spec, name, addr, list);
+		goto out;
+	}
+	if (!at && n > 1) {
+		err_msg("--kfree-site %s: %d functions have that name; say which with MODULE:FUNC or FUNC@0xADDR:\n%s",
+			name, n, list);
+		goto out;
+	}
+	if (kallsyms_extent_at(ks, at ? addr : kallsyms_addr(ks, name), start, end)) {
+		err_msg("--kfree-site %s: its end is not known (the last symbol)\n", spec);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(list);
+	free(name);
+	return ret;
 }
 
 void kallsyms_free(struct kallsyms *ks)

@@ -55,6 +55,25 @@ unsigned long long kallsyms_addr(const struct kallsyms *ks, const char *name);
 int kallsyms_extent(const struct kallsyms *ks, const char *name,
 		    unsigned long long *start, unsigned long long *end);
 
+/*
+ * How many symbols "[MODULE:]SYMBOL" names (static functions repeat: 619
+ * names more than once on a Debian kernel), each into @list when not NULL
+ * as "0xADDR NAME [MODULE]\n" (malloc'ed). -1 when out of memory.
+ */
+int kallsyms_count(const struct kallsyms *ks, const char *name, char **list);
+
+/*
+ * uaf --kfree-site: the bytes of function "[MODULE:]FUNC[@0xADDR]". A name
+ * several symbols have is refused with their list unless @0xADDR says
+ * which. 0, or -1 with a message.
+ */
+int kallsyms_function(const struct kallsyms *ks, const char *spec,
+		      unsigned long long *start, unsigned long long *end);
+
+/* The bytes of the symbol at @addr: as kallsyms_extent(), by address. */
+int kallsyms_extent_at(const struct kallsyms *ks, unsigned long long addr,
+		       unsigned long long *start, unsigned long long *end);
+
 void kallsyms_free(struct kallsyms *ks);
 
 #endif

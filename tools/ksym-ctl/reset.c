@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 
 #include "ksym-ctl.h"
 #include "ksym_tracefs.h"
@@ -59,8 +60,8 @@ static void clear_triggers(struct tracefs_instance *inst)
 				if (line[0] == '#')
 					continue;
 				/* "!TRIGGER" removes it; its filter is not part of it. */
-				line[strcspn(line, " ")] = '\0';
-				if (asprintf(&cmd, "!%s", line) >= 0) {
+				cmd = trigger_remove_text(line);
+				if (cmd) {
 					tracefs_event_file_append(inst, systems[i], events[j],
 								  "trigger", cmd);
 					free(cmd);
@@ -73,30 +74,59 @@ static void clear_triggers(struct tracefs_instance *inst)
 	tracefs_list_free(systems);
 }
 
+/* How long a busy instance's readers (an exiting trace-cmd) are waited for. */
+#define RESET_BUSY_WAIT_MS	10000
+
+/*
+ * rmdir of @inst: 0 when it is gone, whoever removed it (a run's own end,
+ * another reset: an instance that vanishes under us is done, not an
+ * error); else -1 with errno.
+ */
+static int instance_rmdir(struct tracefs_instance *inst, const char *name)
+{
+	if (!tracefs_instance_destroy(inst) || !tracefs_instance_exists(name))
+		return 0;
+	return -1;
+}
+
 /*
  * A stale instance: its tracer and pids cleared, then removed (which ends
- * its triggers). Should it be busy, its triggers are removed one by one
- * (no object stays watched) and the removal tried again.
+ * its triggers). Should it be busy (EBUSY: a killed record's trace-cmd
+ * still flushing its buffers), its triggers and events are ended one by one
+ * (no object stays watched) and its removal tried again for up to
+ * RESET_BUSY_WAIT_MS.
  */
 static int remove_instance(const char *name)
 {
 	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
-	int ret = -1;
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	int ret = -1, waited;
 
 	if (!inst) {
+		if (!tracefs_instance_exists(name))
+			return 0;
 		err_msg("instance %s: %s\n", name, strerror(errno));
 		return -1;
 	}
 	tracefs_tracer_clear(inst);
 	tracefs_instance_file_clear(inst, "set_event_pid");
-	if (tracefs_instance_destroy(inst)) {
-		clear_triggers(inst);
-		tracefs_event_disable(inst, NULL, NULL);
-		if (tracefs_instance_destroy(inst)) {
-			err_msg("cannot remove instance %s: %s\n", name, strerror(errno));
+	if (!instance_rmdir(inst, name))
+		goto done;
+	debug_msg("instance %s: %s\n", name, strerror(errno));
+	clear_triggers(inst);
+	tracefs_event_disable(inst, NULL, NULL);
+	for (waited = 0; instance_rmdir(inst, name); waited += 100) {
+		if (errno != EBUSY || waited >= RESET_BUSY_WAIT_MS || ksym_stop) {
+			err_msg("cannot remove instance %s: %s%s\n", name, strerror(errno),
+				errno == EBUSY ? " (a reader still has its buffers open: fuser -v on its per_cpu/*/trace_pipe_raw)" : "");
 			goto out;
 		}
+		if (waited == 1000)
+			err_msg("instance %s is busy: waiting up to %d s for its readers to let go\n",
+				name, RESET_BUSY_WAIT_MS / 1000);
+		nanosleep(&ts, NULL);
 	}
+done:
 	ret = 0;
 out:
 	tracefs_instance_free(inst);

@@ -43,7 +43,7 @@
 static void uaf_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ksym-ctl uaf (--cache NAME | --kfree-site [MODULE:]FUNC) [--offset OFF]\n"
+		"usage: ksym-ctl uaf (--cache NAME | --kfree-site [MODULE:]FUNC[@0xADDR]) [--offset OFF]\n"
 		"                    [--len LEN] [-w] [--type 'struct T' --field PATH]\n"
 		"                    [--size BYTES] [-s SLOTS] [-j] [-v]\n"
 		"                    [-- COMMAND [ARG...] | -p PID[,PID...] | -d SECONDS]\n"
@@ -74,9 +74,13 @@ static void uaf_usage(FILE *f)
 		"  -k, --kfree-site FUNC objects kfree()d from within FUNC (kmem:kfree,\n"
 		"                        by call site: FUNC's bytes in /proc/kallsyms;\n"
 		"                        a tail-called kfree() counts for FUNC's caller);\n"
-		"                        watched until kmem:kmalloc gives out the object\n"
-		"                        again. kfree has only call_site and ptr: objects\n"
-		"                        cannot be chosen by size there (no --size)\n"
+		"                        watched until kmem:kmalloc or kmem_cache_alloc\n"
+		"                        (kfree() takes named caches' objects too) gives\n"
+		"                        out the object again. kfree has only call_site\n"
+		"                        and ptr: objects cannot be chosen by size there\n"
+		"                        (no --size). A name several functions have is\n"
+		"                        refused with their list: MODULE:FUNC or\n"
+		"                        FUNC@0xADDR says which\n"
 		"  -o, --offset OFF      the word's offset in the object (default 0; past\n"
 		"                        --field, if given). SLUB keeps its free pointer\n"
 		"                        at ALIGN_DOWN(object_size / 2, 8): word 0 of an\n"
@@ -205,7 +209,24 @@ static int slab_object_size(const char *cache, unsigned long *size,
 	return 0;
 }
 
-/* --kfree-site FUNC: its bytes, from /proc/kallsyms. */
+/*
+ * The tracer's option ksym-changes (global) leaves out the accesses that
+ * do not change the value: the reads after free. Refused while it is on.
+ * 0, or -1 with a message saying so.
+ */
+static int changes_refused(struct ksym_session *s)
+{
+	long long on = 0;
+
+	if (!ksym_session_has_option(s, "ksym-changes") ||
+	    tracefs_instance_file_read_number(NULL, "options/ksym-changes", &on) ||
+	    !on)
+		return 0;
+	err_msg("the tracer option ksym-changes is on: the ksym tracer then leaves out the accesses that leave the value as it was, i.e. the reads after free; uaf refuses to hunt with it (echo 0 > options/ksym-changes, or wait for the run that set it)\n");
+	return -1;
+}
+
+/* --kfree-site [MODULE:]FUNC[@0xADDR]: its bytes, from /proc/kallsyms. */
 static int site_extent(struct uaf_spec *sp)
 {
 	struct kallsyms ks;
@@ -220,10 +241,8 @@ static int site_extent(struct uaf_spec *sp)
 		err_msg("/proc/kallsyms shows no addresses (kptr_restrict, or not root)\n");
 		goto out;
 	}
-	if (kallsyms_extent(&ks, sp->site, &sp->site_start, &sp->site_end)) {
-		err_msg("--kfree-site %s: no such function in /proc/kallsyms\n", sp->site);
+	if (kallsyms_function(&ks, sp->site, &sp->site_start, &sp->site_end))
 		goto out;
-	}
 	debug_msg("%s: [0x%llx, 0x%llx)\n", sp->site, sp->site_start, sp->site_end);
 	ret = 0;
 out:
@@ -520,7 +539,8 @@ int uaf_main(int argc, char **argv)
 	struct strv warnings = { 0 };
 	struct kallsyms ks = { 0 };
 	char *free_filter = NULL, *alloc_filter = NULL, *watch = NULL,
-	     *unwatch = NULL, *stack = NULL, *hit_name = NULL, *syms;
+	     *unwatch = NULL, *unwatch2 = NULL, *stack = NULL, *hit_name = NULL,
+	     *syms;
 	char **command = NULL, title[512], slots_text[16], pid_filter[32];
 	struct uaf_reader_opts ro = { 0 };
 	bool json = false, verbose = false, size_given = false, has_stack, rcu = false;
@@ -568,9 +588,11 @@ int uaf_main(int argc, char **argv)
 	alloc_filter = uaf_alloc_filter(&sp);
 	watch = uaf_watch_trigger(&sp);
 	unwatch = uaf_unwatch_trigger(&sp);
+	unwatch2 = uaf_unwatch_trigger2(&sp);
 	stack = uaf_stack_trigger(&sp);
 	hit_name = uaf_hit_name(&sp);
-	if (!free_filter || !watch || !unwatch || !stack || !hit_name)
+	if (!free_filter || !watch || !unwatch || !stack || !hit_name ||
+	    (uaf_alloc_event2(&sp) && !unwatch2))
 		goto out;
 
 	ksym_catch_signals();
@@ -581,6 +603,8 @@ int uaf_main(int argc, char **argv)
 	/* One clock for all CPUs: the time from a free to a hit on another. */
 	if (tracefs_instance_file_write(s.inst, "trace_clock", "mono") < 0)
 		err_msg("warning: no trace_clock mono: the times across CPUs are the default clock's, and a hit may be paired with the wrong free\n");
+	if (changes_refused(&s))
+		goto abort;
 	has_stack = ksym_session_has_option(&s, "ksym-stack");
 	if (!has_stack)
 		err_msg("warning: this kernel has no ksym-stack option: the accesses have no callchain, the allocator's are told by their ip only\n");
@@ -594,6 +618,8 @@ int uaf_main(int argc, char **argv)
 	if ((has_stack && ksym_session_option(&s, "ksym-stack", true)) ||
 	    ksym_session_event(&s, uaf_free_event(&sp), free_filter) ||
 	    ksym_session_event(&s, uaf_alloc_event(&sp), alloc_filter) ||
+	    (uaf_alloc_event2(&sp) &&
+	     ksym_session_event(&s, uaf_alloc_event2(&sp), NULL)) ||
 	    ksym_session_event(&s, "kmem:mm_page_alloc", NULL) ||
 	    (sp.mode == UAF_CACHE && ksym_session_event(&s, "kmem:kmalloc", pid_filter)) ||
 	    ksym_session_instance(&s, "uaf", true, true))
@@ -602,6 +628,7 @@ int uaf_main(int argc, char **argv)
 	ro.hit_name = hit_name;
 	ro.free_event = uaf_free_event(&sp);
 	ro.alloc_event = uaf_alloc_event(&sp);
+	ro.alloc_event2 = uaf_alloc_event2(&sp);
 	ro.extent = uaf_object_extent(&sp);
 	ro.base_pid = getpid();
 	ro.page_size = getpagesize();
@@ -620,7 +647,9 @@ int uaf_main(int argc, char **argv)
 	if (!d.base_known)
 		err_msg("warning: the direct map's base is %s: an access after an object's slab page was given out again by the page allocator is not told apart from a use after free\n",
 			d.base_bad ? "not trusted (the one learnt failed its checks)" : "not known");
-	if (strv_add(&s.triggers, unwatch) || strv_add(&s.triggers, stack) ||
+	if (strv_add(&s.triggers, unwatch) ||
+	    (unwatch2 && strv_add(&s.triggers, unwatch2)) ||
+	    strv_add(&s.triggers, stack) ||
 	    strv_add(&s.triggers, watch))
 		goto abort;
 	snprintf(slots_text, sizeof(slots_text), "%d", slots);
@@ -702,6 +731,7 @@ out:
 	free(alloc_filter);
 	free(watch);
 	free(unwatch);
+	free(unwatch2);
 	free(stack);
 	free(hit_name);
 	return status;

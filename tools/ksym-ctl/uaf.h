@@ -100,6 +100,13 @@ const char *uaf_access(const struct uaf_spec *sp);
  */
 const char *uaf_free_event(const struct uaf_spec *sp);
 const char *uaf_alloc_event(const struct uaf_spec *sp);
+/*
+ * kfree mode: kmem:kmem_cache_alloc, which gives out again an object
+ * kfree()d into a named cache; NULL in cache mode. Its trigger:
+ * uaf_unwatch_trigger2().
+ */
+const char *uaf_alloc_event2(const struct uaf_spec *sp);
+char *uaf_unwatch_trigger2(const struct uaf_spec *sp);
 char *uaf_free_filter(const struct uaf_spec *sp);
 char *uaf_alloc_filter(const struct uaf_spec *sp);
 char *uaf_watch_trigger(const struct uaf_spec *sp);

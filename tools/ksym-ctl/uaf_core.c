@@ -278,6 +278,19 @@ const char *uaf_alloc_event(const struct uaf_spec *sp)
 	return sp->mode == UAF_CACHE ? "kmem:kmem_cache_alloc" : "kmem:kmalloc";
 }
 
+const char *uaf_alloc_event2(const struct uaf_spec *sp)
+{
+	/* kfree() takes objects of named caches too: their cache gives them out. */
+	return sp->mode == UAF_CACHE ? NULL : "kmem:kmem_cache_alloc";
+}
+
+char *uaf_unwatch_trigger2(const struct uaf_spec *sp)
+{
+	const char *ev = uaf_alloc_event2(sp);
+
+	return ev ? str_printf("%s:ksym_unwatch:ptr", ev) : NULL;
+}
+
 char *uaf_free_filter(const struct uaf_spec *sp)
 {
 	if (sp->mode == UAF_CACHE)

@@ -73,8 +73,8 @@ struct uaf_reader {
 	unsigned long		extent;
 	int			base_pid;
 	struct tep_event	*free_ev, *alloc_ev, *hit, *kstack, *fstack;
-	struct tep_event	*page_ev, *kmalloc_ev;
-	struct tep_format_field	*free_ptr, *free_site, *alloc_ptr;
+	struct tep_event	*page_ev, *kmalloc_ev, *alloc2_ev;
+	struct tep_format_field	*free_ptr, *free_site, *alloc_ptr, *alloc2_ptr;
 	struct tep_format_field	*addr, *ip, *caller, *value, *old, *len, *access;
 	struct tep_format_field	*has_value, *has_old, *sym;
 	struct tep_format_field	*kstack_ips, *fstack_caller, *fstack_size;
@@ -126,6 +126,7 @@ int uaf_reader_new(struct tep_handle *tep, struct uaf_data *d,
 	d->page_size = o->page_size;
 	r->free_ev = event_of(tep, free_event);
 	r->alloc_ev = o->alloc_event ? event_of(tep, o->alloc_event) : NULL;
+	r->alloc2_ev = o->alloc_event2 ? event_of(tep, o->alloc_event2) : NULL;
 	r->page_ev = tep_find_event_by_name(tep, "kmem", "mm_page_alloc");
 	r->kmalloc_ev = tep_find_event_by_name(tep, "kmem", "kmalloc");
 	r->hit = tep_find_event_by_name(tep, "ksym", "ksym_hit");
@@ -139,6 +140,7 @@ int uaf_reader_new(struct tep_handle *tep, struct uaf_data *d,
 	r->free_ptr = tep_find_field(r->free_ev, "ptr");
 	r->free_site = tep_find_field(r->free_ev, "call_site");
 	r->alloc_ptr = r->alloc_ev ? tep_find_field(r->alloc_ev, "ptr") : NULL;
+	r->alloc2_ptr = r->alloc2_ev ? tep_find_field(r->alloc2_ev, "ptr") : NULL;
 	r->addr = tep_find_field(r->hit, "addr");
 	r->ip = tep_find_field(r->hit, "ip");
 	r->caller = tep_find_field(r->hit, "caller");
@@ -384,7 +386,8 @@ static void on_free(struct uaf_reader *r, struct tep_record *rec, int cpu)
 		w->free = r->d->nr_frees - 1;
 }
 
-static void on_alloc(struct uaf_reader *r, struct tep_record *rec)
+static void on_alloc(struct uaf_reader *r, struct tep_record *rec,
+		     struct tep_format_field *ptr)
 {
 	struct pending p = { .ts = rec->ts };
 
@@ -392,7 +395,7 @@ static void on_alloc(struct uaf_reader *r, struct tep_record *rec)
 	 * Only an object freed before can be one a later hit is in; its free
 	 * may be on a CPU not read yet: judged later (uaf_reader_tick()).
 	 */
-	if (!tracedat_field_val(r->alloc_ptr, rec, &p.ptr) || !p.ptr)
+	if (!tracedat_field_val(ptr, rec, &p.ptr) || !p.ptr)
 		return;
 	pend_add(r, &p);
 }
@@ -576,7 +579,9 @@ int uaf_reader_add(struct uaf_reader *r, struct tep_record *rec, int cpu)
 	if (ev == r->free_ev)
 		on_free(r, rec, cpu);
 	else if (ev == r->alloc_ev)
-		on_alloc(r, rec);
+		on_alloc(r, rec, r->alloc_ptr);
+	else if (ev == r->alloc2_ev && ev != r->free_ev)
+		on_alloc(r, rec, r->alloc2_ptr);
 	else if (ev == r->page_ev && r->page_pfn && r->page_order)
 		on_page(r, rec);
 	else if (ev == r->hit)

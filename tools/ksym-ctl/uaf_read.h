@@ -21,6 +21,8 @@ struct uaf_reader_opts {
 	const char	*hit_name;	/* the watch's "sym" (uaf_hit_name()) */
 	const char	*free_event;	/* "SYSTEM:EVENT" (uaf_free_event()) */
 	const char	*alloc_event;	/* uaf_alloc_event() */
+	/* Another event that gives the objects out again, or NULL (uaf_alloc_event2()) */
+	const char	*alloc_event2;
 	unsigned long	extent;		/* uaf_object_extent() */
 	/*
 	 * The task whose large kmalloc (kmem:mm_page_alloc of order 1 or

@@ -330,3 +330,16 @@ int split_lines(char *text, struct strv *lines)
 			return -1;
 	return 0;
 }
+
+char *trigger_remove_text(const char *line)
+{
+	const char *end = strstr(line, " if ");
+	size_t len = end ? (size_t)(end - line) : strcspn(line, "\n");
+	char *cmd;
+
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		len--;
+	if (asprintf(&cmd, "!%.*s", (int)len, line) < 0)
+		return NULL;
+	return cmd;
+}

@@ -84,4 +84,11 @@ void fput_printable(FILE *f, const char *s);
 /* A line of a file or a buffer: split @text into lines (modifies it). */
 int split_lines(char *text, struct strv *lines);
 
+/*
+ * What removes the trigger an event's trigger file shows as @line: "!" and
+ * the line up to its filter (" if "), blanks in a cast kept
+ * ("ksym_watch:(struct T)ptr.f/4:rw-:unlimited"). malloc'ed, or NULL.
+ */
+char *trigger_remove_text(const char *line);
+
 #endif

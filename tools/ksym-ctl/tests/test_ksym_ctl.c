@@ -1138,6 +1138,22 @@ static void test_old_values(void)
  * JSON is valid UTF-8 all the same (json-c escapes, U+FFFD for what is not
  * UTF-8), and the text holds no terminal escape ('?' in their place).
  */
+/* Review 11-28 L12: reset's trigger removal keeps a cast's blanks. */
+static void test_trigger_remove(void)
+{
+	char *t;
+
+	t = trigger_remove_text("ksym_watch:(struct kmem_cache)ptr.size/4:rw-:unlimited if call_site == 0x1");
+	CHECK_STR(t, "!ksym_watch:(struct kmem_cache)ptr.size/4:rw-:unlimited");
+	free(t);
+	t = trigger_remove_text("stacktrace:unlimited");
+	CHECK_STR(t, "!stacktrace:unlimited");
+	free(t);
+	t = trigger_remove_text("ksym_unwatch:ptr:unlimited   if ptr == 0x10");
+	CHECK_STR(t, "!ksym_unwatch:ptr:unlimited");
+	free(t);
+}
+
 static void test_untrusted_names(void)
 {
 	static const char comm[] = "\xff\xfe\x1b[2J\xc2\x9b" "c";
@@ -1205,6 +1221,7 @@ int main(void)
 	test_hostile_records();
 	test_old_values();
 	test_untrusted_names();
+	test_trigger_remove();
 	test_fields();
 	test_scope();
 	test_claims();

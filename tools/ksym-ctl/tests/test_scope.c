@@ -281,6 +281,23 @@ static void test_kallsyms(void)
 		/* Nothing above the last one; no such name. */
 		CHECK(kallsyms_extent(&ks, "other_mod:pid_max", &start, &end) == -1);
 		CHECK(kallsyms_extent(&ks, "nope", &start, &end) == -1);
+
+		/* Review 11-28 L13: a name of several, refused with the list. */
+		char *list = NULL;
+
+		CHECK(kallsyms_count(&ks, "pid_max", &list) == 2);
+		CHECK_HAS(list, "0xffffffff82000000 pid_max\n");
+		CHECK_HAS(list, "0xffffffffc0003000 pid_max [other_mod]\n");
+		free(list);
+		CHECK(kallsyms_count(&ks, "other_mod:pid_max", NULL) == 1);
+		CHECK(kallsyms_count(&ks, "nope", NULL) == 0);
+		CHECK(QUIET(kallsyms_function(&ks, "pid_max", &start, &end)) == -1);
+		CHECK(kallsyms_function(&ks, "pid_max@0xffffffff82000000", &start, &end) == 0);
+		CHECK(start == 0xffffffff82000000ULL && end > start);
+		CHECK(QUIET(kallsyms_function(&ks, "pid_max@0xffffffff82000008", &start, &end)) == -1);
+		CHECK(QUIET(kallsyms_function(&ks, "pid_max@zz", &start, &end)) == -1);
+		CHECK(kallsyms_function(&ks, "do_proc_dointvec_minmax_conv", &start, &end) == 0);
+		CHECK(start == 0xffffffff81234560ULL && end == 0xffffffff81234600ULL);
 	}
 	kallsyms_free(&ks);
 

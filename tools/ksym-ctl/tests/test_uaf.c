@@ -843,6 +843,49 @@ out:
 		tep_free(tep);
 }
 
+/*
+ * Review 11-28 M4: kfree mode, an object kfree()d into a named cache and
+ * given out again by kmem_cache_alloc(): its new owner's access is no use
+ * after free (the reader keeps that allocation; uaf.c unwatches on it).
+ */
+static void test_kfree_cache_realloc(void)
+{
+	struct uaf_reader_opts o = { .hit_name = "ptr", .free_event = "kmem:kfree",
+				     .alloc_event = "kmem:kmalloc", .extent = 8,
+				     .page_size = 4096 };
+	struct uaf_spec sp = { .mode = UAF_KFREE };
+	struct tep_handle *tep = uaf_formats_tep();
+	struct uaf_reader *rd = NULL;
+	struct uaf_data d = { 0 };
+	struct uaf_rec r;
+	char *t;
+
+	CHECK_STR(uaf_alloc_event2(&sp), "kmem:kmem_cache_alloc");
+	t = uaf_unwatch_trigger2(&sp);
+	CHECK_STR(t, "kmem:kmem_cache_alloc:ksym_unwatch:ptr");
+	free(t);
+	sp.mode = UAF_CACHE;
+	CHECK(!uaf_alloc_event2(&sp) && !uaf_unwatch_trigger2(&sp));
+	o.alloc_event2 = "kmem:kmem_cache_alloc";
+	if (!tep || uaf_reader_new(tep, &d, &o, &rd)) {
+		CHECK(!"reader");
+		return;
+	}
+	uaf_rec_kmem(&r, UAF_ID_KFREE, UAF + 0x10, OBJ_A, NULL);
+	CHECK(feed(rd, &r, 1000, 0) == 0);
+	uaf_rec_kmem(&r, UAF_ID_CACHE_ALLOC, 0xffffffff81100900ULL, OBJ_A, NULL);
+	CHECK(feed(rd, &r, 1100, 1) == 0);
+	uaf_rec_hit(&r, OBJ_A, 0xffffffff81100900ULL, 1, "ptr");
+	CHECK(feed(rd, &r, 1200, 1) == 0);
+	CHECK(uaf_reader_tick(rd, true) == 0);
+	CHECK(d.nr_allocs == 1 && d.allocs[0].ts == 1100);
+	uaf_analyze(&d, 8, NULL);
+	CHECK(d.count[UAF_USE] == 0);
+	uaf_reader_free(rd);
+	uaf_data_free(&d);
+	tep_free(tep);
+}
+
 void test_uaf(void)
 {
 	test_options();
@@ -855,4 +898,5 @@ void test_uaf(void)
 	test_json();
 	test_reader();
 	test_reader_order();
+	test_kfree_cache_realloc();
 }
