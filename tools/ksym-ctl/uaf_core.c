@@ -900,12 +900,23 @@ void uaf_analyze(struct uaf_data *d, unsigned long extent,
 	d->objects = 0;
 	if (!extent)
 		extent = 1;
-	for (i = 0; i < d->nr_hits; i++) {
-		struct uaf_hit *h = &d->hits[i];
+	for (i = 0, n = 0; i < d->nr_hits; i++) {
+		struct uaf_hit *h = &d->hits[n];
 		const struct uaf_free *f;
 
+		d->hits[n] = d->hits[i];
 		h->free = find_free(d, h->addr, h->ts, extent);
 		f = h->free >= 0 ? &d->frees[h->free] : NULL;
+		/*
+		 * Our watch starts at a free this instance recorded before the
+		 * trigger fired: with no event lost, a hit no free explains is
+		 * another hunt's (its watch has the same name, review 11-28 L7).
+		 */
+		if (!f && !d->lost) {
+			d->other_hits++;
+			continue;
+		}
+		n++;
 		if (!f)
 			h->cls = UAF_UNPAIRED;
 		else if (by_allocator(d, h, ks))
@@ -919,6 +930,7 @@ void uaf_analyze(struct uaf_data *d, unsigned long extent,
 			h->cls = UAF_USE;
 		d->count[h->cls]++;
 	}
+	d->nr_hits = n;
 	/* Objects used after free: the distinct objects of the findings' frees. */
 	obj = malloc((d->count[UAF_USE] + 1) * sizeof(*obj));
 	for (i = 0, n = 0; obj && i < d->nr_hits; i++)

@@ -420,6 +420,7 @@ static void test_pairing(void)
 	add_hit(&d, 2500, OBJ_A, LATE + 0x10, 0x7, -1);		/* after the reallocation */
 	add_hit(&d, 900, OBJ_A, LATE + 0x10, 0x7, -1);		/* before any free */
 	add_hit(&d, 1200, 0xff11000000001000ULL, LATE + 0x10, 0x7, -1);	/* no object */
+	d.lost = 1;	/* the frees of those two may be lost: unpaired */
 	uaf_analyze(&d, uaf_object_extent(&sp), &ks);
 	CHECK(d.count[UAF_USE] == 3);
 	CHECK(d.count[UAF_ALLOCATOR] == 1);
@@ -886,6 +887,30 @@ static void test_kfree_cache_realloc(void)
 	tep_free(tep);
 }
 
+/*
+ * Review 11-28 L7: with no event lost, a hit no free of ours explains is
+ * another hunt's (its watch is named "ptr" too): counted with the other
+ * watches' hits, not reported as ours.
+ */
+static void test_foreign_hits(void)
+{
+	struct uaf_data d = { 0 };
+	int i;
+
+	add_free(&d, 1000, OBJ_A, -1);
+	add_hit(&d, 1005, OBJ_A, NOW + 0x1a, 0xdead0001, -1);
+	add_hit(&d, 900, OBJ_A, LATE + 0x10, 0x7, -1);
+	add_hit(&d, 1200, 0xff11000000001000ULL, LATE + 0x10, 0x7, -1);
+	for (i = 0; i < 2; i++) {	/* twice: the same */
+		uaf_analyze(&d, 8, NULL);
+		CHECK(d.nr_hits == 1 && d.hits[0].ts == 1005 &&
+		      d.hits[0].cls == UAF_USE && d.frees[d.hits[0].free].ptr == OBJ_A);
+		CHECK(d.count[UAF_USE] == 1 && d.count[UAF_UNPAIRED] == 0);
+		CHECK(d.other_hits == 2);
+	}
+	uaf_data_free(&d);
+}
+
 void test_uaf(void)
 {
 	test_options();
@@ -899,4 +924,5 @@ void test_uaf(void)
 	test_reader();
 	test_reader_order();
 	test_kfree_cache_realloc();
+	test_foreign_hits();
 }
