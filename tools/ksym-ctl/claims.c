@@ -259,7 +259,8 @@ int claims_take(struct claims *c, char kind, const char *key,
 		 * original is still theirs. Otherwise someone changed it
 		 * since: what is there now is the original.
 		 */
-		if (strcmp(before, cl->set) && replace(&cl->orig, before))
+		if (strcmp(cl->set, CLAIM_PENDING) && strcmp(before, cl->set) &&
+		    replace(&cl->orig, before))
 			return -1;
 		strv_free(&cl->owners);
 		if (replace(&cl->set, after))

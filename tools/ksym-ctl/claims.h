@@ -43,6 +43,15 @@ struct claims {
 	int		n;
 };
 
+/*
+ * The "set" of a watch's claim saved before the run writes the watch (what
+ * the kernel will show is not known yet): a run killed between the write
+ * and its claim leaves this, and reset puts the original back when the
+ * line is no longer the original (review 11-28 L2). A later run that takes
+ * such a claim over keeps its original.
+ */
+#define CLAIM_PENDING	"?"
+
 /* Whether the run of instance @owner is still there. */
 typedef bool (*claim_alive_fn)(const char *owner, void *arg);
 

@@ -305,6 +305,35 @@ static int watch_precheck(struct claims *c, const struct strv *specs,
 	return 0;
 }
 
+/*
+ * Before the watches of @specs are written: their claims saved as pending
+ * (CLAIM_PENDING) with the lines they had (@before), so that a run killed
+ * before its claims are complete leaves what reset needs. @c is left as it
+ * is. 0 or -1.
+ */
+static int watch_save_pending(const struct claims *c, const struct strv *specs,
+			      const struct strv *before, const char *self)
+{
+	char target[1100], bline[1100], *text = claims_format(c);
+	struct claims p = { 0 };
+	int i, ret = -1;
+
+	if (!text || claims_parse(&p, text, c->boot_id ? c->boot_id : ""))
+		goto out;
+	for (i = 0; i < specs->n; i++) {
+		spec_target(specs->v[i], target, sizeof(target));
+		target_line(before, target, bline, sizeof(bline));
+		if (claims_take(&p, CLAIM_WATCH, target, bline, CLAIM_PENDING, self,
+				ksym_instance_alive, NULL))
+			goto out;
+	}
+	ret = ksym_state_save(&p);
+out:
+	claims_free(&p);
+	free(text);
+	return ret;
+}
+
 int ksym_session_watch(struct ksym_session *s, const struct strv *specs)
 {
 	struct strv before = { 0 }, after = { 0 }, mine = { 0 }, mine_before = { 0 },
@@ -315,6 +344,7 @@ int ksym_session_watch(struct ksym_session *s, const struct strv *specs)
 	struct claims c = { 0 };
 	size_t len = 1, undo_size = 0;
 	int i, lock, ret = -1;
+	bool pending = false;
 	FILE *f;
 
 	if (!s->inst)
@@ -336,10 +366,14 @@ int ksym_session_watch(struct ksym_session *s, const struct strv *specs)
 		if (i + 1 < specs->n)
 			strcat(text, " ");
 	}
+	if (split_lines(b_text, &before) ||
+	    watch_save_pending(&c, specs, &before, self))
+		goto cleanup;
+	pending = true;
 	if (ksym_filter_write(text))
 		goto cleanup;
 	a_text = ksym_read_file("ksym_trace_filter");
-	if (!a_text || split_lines(b_text, &before) || split_lines(a_text, &after))
+	if (!a_text || split_lines(a_text, &after))
 		goto cleanup;
 
 	/*
@@ -409,10 +443,11 @@ int ksym_session_watch(struct ksym_session *s, const struct strv *specs)
 			  mine_before.v[i], mine_after.v[i]);
 	}
 	s->filter_changed = true;
-	if (ksym_state_save(&c))
-		goto cleanup;
 	ret = 0;
 cleanup:
+	/* The pending claims replaced: by ours, or by what was there. */
+	if (pending && ksym_state_save(&c))
+		ret = -1;
 	ksym_state_unlock(lock);
 	claims_free(&c);
 	free(text);
@@ -631,6 +666,9 @@ bool ksym_claim_in_effect(const struct claim *cl, const struct strv *filter_line
 
 	if (cl->kind == CLAIM_WATCH) {
 		target_line(filter_lines, cl->key, now, sizeof(now));
+		/* Killed before its claim was complete: changed from the original. */
+		if (!strcmp(cl->set, CLAIM_PENDING))
+			return strcmp(now, cl->orig) != 0;
 	} else {
 		claim_file(cl, file, sizeof(file));
 		if (!tracefs_instance_file_read_number(NULL, file, &val))
@@ -672,7 +710,9 @@ static int claims_in_effect(struct claims *freed, struct strv *done)
 		}
 		if (done &&
 		    asprintf(&now, "%s %s: '%s' -> '%s'", claim_kind_name(cl->kind),
-			     cl->key, cl->set, *cl->orig ? cl->orig :
+			     cl->key, strcmp(cl->set, CLAIM_PENDING) ? cl->set :
+			     "(written by a run killed before its claim)",
+			     *cl->orig ? cl->orig :
 			     cl->kind == CLAIM_WATCH ? "(none)" : "") >= 0) {
 			strv_add(done, now);
 			free(now);

@@ -175,6 +175,18 @@ static void test_claims_killed(void)
 	CHECK(freed.n == 1 && !strcmp(freed.v[0].key, "ksym-regs"));
 	CHECK(c.n == 1 && !strcmp(c.v[0].key, "ksym-branches"));
 	claims_free(&freed);
+
+	/*
+	 * Review 11-28 L2: A killed between its write and its claim (pending):
+	 * C, which finds A's line there, keeps the user's original.
+	 */
+	CHECK(!claims_take(&c, CLAIM_WATCH, "jiffies_64", "jiffies_64/8:-w-",
+			   CLAIM_PENDING, "A", in_list, &live));
+	CHECK(!claims_take(&c, CLAIM_WATCH, "jiffies_64", "jiffies_64/8:rw-",
+			   "jiffies_64/8:rw-", "C", in_list, &live));
+	cl = claims_find(&c, CLAIM_WATCH, "jiffies_64");
+	CHECK(cl && !strcmp(cl->orig, "jiffies_64/8:-w-") &&
+	      !strcmp(cl->set, "jiffies_64/8:rw-"));
 	claims_free(&c);
 	strv_free(&live);
 }
