@@ -393,6 +393,76 @@ void spec_target(const char *spec, char *buf, size_t size)
 	buf[len] = '\0';
 }
 
+/*
+ * The parts of @spec (or a canonical line, its comment dropped): "/LEN"'s
+ * digits and "@CPULIST", each "" when it has none.
+ */
+static void spec_parts(const char *spec, char *len, size_t lsize, char *cpus,
+		       size_t csize)
+{
+	char line[1100], target[1100];
+	const char *colon, *p;
+
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(spec, "#"), spec);
+	while (*line && line[strlen(line) - 1] == ' ')
+		line[strlen(line) - 1] = '\0';
+	colon = access_colon(line);
+	spec_target(line, target, sizeof(target));
+	p = line + strlen(target);
+	snprintf(len, lsize, "%.*s", *p == '/' ? (int)strspn(p + 1, "0123456789") : 0,
+		 *p == '/' ? p + 1 : "");
+	snprintf(cpus, csize, "%s", colon && colon[4] == '@' ? colon + 5 : "");
+}
+
+/* CPU list @list ("0-1,3") as a set in @set (CPUs up to @nr); -1 if bad. */
+static int cpus_set(const char *list, unsigned char *set, unsigned int nr)
+{
+	const char *p = list;
+
+	memset(set, 0, nr / 8);
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (end == p)
+			return -1;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p || b < a)
+				return -1;
+		}
+		for (; a <= b && a < nr; a++)
+			set[a / 8] |= 1 << (a % 8);
+		if (b >= nr)
+			return -1;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -1;
+	}
+	return 0;
+}
+
+bool spec_differs(const char *want, const char *have)
+{
+	char wa[8], ha[8], wl[32], hl[32], wc[256], hc[256];
+	unsigned char ws[1024], hs[1024];
+
+	spec_access(want, wa, sizeof(wa));
+	spec_access(have, ha, sizeof(ha));
+	spec_parts(want, wl, sizeof(wl), wc, sizeof(wc));
+	spec_parts(have, hl, sizeof(hl), hc, sizeof(hc));
+	if ((*wa && strcmp(wa, ha)) || (*wl && strcmp(wl, hl)))
+		return true;
+	if (!*wc && !*hc)
+		return false;
+	if (!*wc || !*hc)
+		return true;
+	if (cpus_set(wc, ws, sizeof(ws) * 8) || cpus_set(hc, hs, sizeof(hs) * 8))
+		return strcmp(wc, hc) != 0;
+	return memcmp(ws, hs, sizeof(ws)) != 0;
+}
+
 void spec_access(const char *spec, char *buf, size_t size)
 {
 	char line[1100];

@@ -116,4 +116,12 @@ void spec_target(const char *spec, char *buf, size_t size);
 /* The ACCESS of a spec or a canonical line ("-w-"), or "" without one. */
 void spec_access(const char *spec, char *buf, size_t size);
 
+/*
+ * Whether the watch @want (as the user wrote it) asks for another access,
+ * LEN or CPU list than canonical line @have shows: what @want leaves out
+ * (a LEN, an ACCESS) is not compared; no CPU list is every CPU, and CPU
+ * lists are compared as sets ("0-1" is "0,1"). Review 11-28 L4.
+ */
+bool spec_differs(const char *want, const char *have);
+
 #endif

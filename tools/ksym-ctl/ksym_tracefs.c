@@ -278,14 +278,14 @@ static void filter_write_lines(char *text)
 }
 
 /*
- * A watch of @specs that another run holds with another access: refused
- * before anything is written (changing it would change what that run
+ * A watch of @specs that another run holds with another access, LEN or
+ * CPU list: refused before anything is written (changing it would change what that run
  * counts). 0, or -1 with a message.
  */
 static int watch_precheck(struct claims *c, const struct strv *specs,
 			  const char *self)
 {
-	char target[1100], want[8], have[8];
+	char target[1100];
 	struct claim *cl;
 	int i;
 
@@ -294,9 +294,7 @@ static int watch_precheck(struct claims *c, const struct strv *specs,
 		cl = claims_find(c, CLAIM_WATCH, target);
 		if (!cl || !claim_held_by_other(cl, self, ksym_instance_alive, NULL))
 			continue;
-		spec_access(specs->v[i], want, sizeof(want));
-		spec_access(cl->set, have, sizeof(have));
-		if (*want && strcmp(want, have)) {
+		if (spec_differs(specs->v[i], cl->set)) {
 			err_msg("%s: %s is watched as '%s' by another ksym-ctl run (%s): runs at once share a watch only as it is\n",
 				specs->v[i], target, cl->set, cl->owners.v[0]);
 			return -1;

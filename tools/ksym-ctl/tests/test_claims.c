@@ -46,6 +46,19 @@ static void test_spec_target(void)
 		spec_access(cases[i].spec, acc, sizeof(acc));
 		CHECK_STR(acc, cases[i].access);
 	}
+	/* Review 11-28 L4: LEN and CPU list too, what is left out not compared. */
+	CHECK(!spec_differs("X/8:-w-", "X/8:-w-"));
+	CHECK(!spec_differs("X:-w-", "X/8:-w-"));
+	CHECK(spec_differs("X", "X/8:-w-@0-1"));
+	CHECK(!spec_differs("X", "X/8:-w-"));
+	CHECK(spec_differs("X/4:-w-", "X/8:-w-"));
+	CHECK(spec_differs("X/8:rw-", "X/8:-w-"));
+	CHECK(spec_differs("X/8:-w-@0", "X/8:-w-"));
+	CHECK(spec_differs("X/8:-w-", "X/8:-w-@1"));
+	CHECK(!spec_differs("X/8:-w-@0,1,3", "X/8:-w-@0-1,3 # disarmed: x"));
+	CHECK(spec_differs("X/8:-w-@0-2", "X/8:-w-@0-1"));
+	CHECK(!spec_differs("mymod:refcount_x/4:-w-", "mymod:refcount_x/4:-w-"));
+	CHECK(spec_differs("mymod:refcount_x/8", "mymod:refcount_x/4:-w-"));
 	/* Cut to the buffer, terminated. */
 	spec_target("a_long_symbol_name/8:rw-", buf, 7);
 	CHECK_STR(buf, "a_long");
