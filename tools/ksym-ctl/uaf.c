@@ -630,6 +630,8 @@ int uaf_main(int argc, char **argv)
 	ro.alloc_event = uaf_alloc_event(&sp);
 	ro.alloc_event2 = uaf_alloc_event2(&sp);
 	ro.extent = uaf_object_extent(&sp);
+	ro.word_offset = uaf_word_offset(&sp);
+	ro.word_len = uaf_word_len(&sp);
 	ro.base_pid = getpid();
 	ro.page_size = getpagesize();
 	if (!run.tep || uaf_reader_new(run.tep, &d, &ro, &run.rd) ||

@@ -70,7 +70,8 @@ struct uaf_reader {
 	struct tep_handle	*tep;
 	struct uaf_data		*d;
 	char			*hit_name;	/* the watch's "sym" */
-	unsigned long		extent;
+	unsigned long		extent, word_offset;
+	unsigned int		word_len;
 	int			base_pid;
 	struct tep_event	*free_ev, *alloc_ev, *hit, *kstack, *fstack;
 	struct tep_event	*page_ev, *kmalloc_ev, *alloc2_ev;
@@ -121,6 +122,8 @@ int uaf_reader_new(struct tep_handle *tep, struct uaf_data *d,
 	r->d = d;
 	r->hit_name = strdup(o->hit_name ? o->hit_name : "");
 	r->extent = o->extent ? o->extent : 1;
+	r->word_offset = o->word_offset;
+	r->word_len = o->word_len;
 	r->base_pid = o->base_pid;
 	r->limit = ~0ULL;
 	d->page_size = o->page_size;
@@ -270,13 +273,21 @@ static int set_add(struct u64set *s, unsigned long long p, unsigned long long ts
 	return 0;
 }
 
-/* The pages (pfn + 1: never 0) of freed object @ptr, once the base is known. */
+/*
+ * The pages (pfn + 1: never 0) of freed object @ptr's watched word (a hit
+ * is on no other; review 11-28 L5: a middle page of a large object), or
+ * without a word its first and last, once the base is known.
+ */
 static int freed_pages_add(struct uaf_reader *r, unsigned long long ptr,
 			   unsigned long long ts)
 {
-	unsigned long long first, last;
+	unsigned long long first, last, start = ptr, end = ptr + r->extent - 1;
 
-	if (!uaf_pfn(r->d, ptr, &first) || !uaf_pfn(r->d, ptr + r->extent - 1, &last))
+	if (r->word_len) {
+		start = ptr + r->word_offset;
+		end = start + r->word_len - 1;
+	}
+	if (!uaf_pfn(r->d, start, &first) || !uaf_pfn(r->d, end, &last))
 		return 0;
 	return set_add(&r->freed_pages, first + 1, ts) ||
 	       set_add(&r->freed_pages, last + 1, ts) ? -1 : 0;

@@ -25,6 +25,13 @@ struct uaf_reader_opts {
 	const char	*alloc_event2;
 	unsigned long	extent;		/* uaf_object_extent() */
 	/*
+	 * The watched word, uaf_word_offset() and uaf_word_len(): the only
+	 * bytes a hit can be on, so the pages whose reuse matters. 0: the
+	 * object's first and last page.
+	 */
+	unsigned long	word_offset;
+	unsigned int	word_len;
+	/*
 	 * The task whose large kmalloc (kmem:mm_page_alloc of order 1 or
 	 * more, then kmem:kmalloc of those pages' bytes) tells the direct
 	 * map's base; 0: none. kmem:mm_page_alloc's pages that hold a freed

@@ -911,6 +911,46 @@ static void test_foreign_hits(void)
 	uaf_data_free(&d);
 }
 
+/*
+ * Review 11-28 L5: a 12 KiB object over four pages, its word at +0x1800 in
+ * the third; that page alone given out again (order 0), then written: the
+ * page's new owner, not a use after free.
+ */
+static void test_middle_page(void)
+{
+	unsigned long long obj = BASE + 0x4000f00ULL, word = obj + 0x1800;
+	struct uaf_reader_opts o = { .hit_name = "ptr+0x1800",
+				     .free_event = "kmem:kmem_cache_free",
+				     .alloc_event = "kmem:kmem_cache_alloc",
+				     .extent = 12288, .word_offset = 0x1800, .word_len = 8,
+				     .base_pid = 130, .page_size = 4096 };
+	struct tep_handle *tep = uaf_formats_tep();
+	struct uaf_reader *rd = NULL;
+	struct uaf_data d = { 0 };
+	struct uaf_rec r;
+
+	if (!tep || uaf_reader_new(tep, &d, &o, &rd)) {
+		CHECK(!"reader");
+		return;
+	}
+	probe(rd, 0x3f5b0, BASE + 0x3f5b0000ULL, 10);
+	CHECK(d.base_known);
+	uaf_rec_kmem(&r, UAF_ID_CACHE_FREE, UAF, obj, "task_struct");
+	CHECK(feed(rd, &r, 1000, 0) == 0);
+	uaf_rec_page(&r, (word - BASE) >> 12, 0, 7);
+	CHECK(feed(rd, &r, 1100, 1) == 0);
+	uaf_rec_hit(&r, word, 0xffffffff81100900ULL, 0x41414141, "ptr+0x1800");
+	CHECK(feed(rd, &r, 1200, 1) == 0);
+	CHECK(uaf_reader_tick(rd, true) == 0);
+	CHECK(d.nr_pages == 1);
+	uaf_analyze(&d, 12288, NULL);
+	CHECK(d.nr_hits == 1 && d.hits[0].cls == UAF_REALLOCATED);
+	CHECK(d.count[UAF_USE] == 0);
+	uaf_reader_free(rd);
+	uaf_data_free(&d);
+	tep_free(tep);
+}
+
 void test_uaf(void)
 {
 	test_options();
@@ -925,4 +965,5 @@ void test_uaf(void)
 	test_reader_order();
 	test_kfree_cache_realloc();
 	test_foreign_hits();
+	test_middle_page();
 }
