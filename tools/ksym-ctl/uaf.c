@@ -541,7 +541,7 @@ int uaf_main(int argc, char **argv)
 	char *free_filter = NULL, *alloc_filter = NULL, *watch = NULL,
 	     *unwatch = NULL, *unwatch2 = NULL, *stack = NULL, *hit_name = NULL,
 	     *syms;
-	char **command = NULL, title[512], slots_text[16], pid_filter[32];
+	char **command = NULL, title[512], slots_text[16], probe_filter[32];
 	struct uaf_reader_opts ro = { 0 };
 	bool json = false, verbose = false, size_given = false, has_stack, rcu = false;
 	unsigned long given_size;
@@ -614,14 +614,19 @@ int uaf_main(int argc, char **argv)
 	 * mode, our own kmallocs (the direct map's base); then the
 	 * allocation's unwatch, the free's stack, the free's watch.
 	 */
-	snprintf(pid_filter, sizeof(pid_filter), "common_pid == %d", (int)getpid());
+	/*
+	 * Only large kmallocs (their own pages): ours, or any task's, tell the
+	 * base alike; not common_pid, which inside a PID namespace is not
+	 * getpid() (review 11-28 L8).
+	 */
+	snprintf(probe_filter, sizeof(probe_filter), "bytes_alloc > %d", 2 * getpagesize());
 	if ((has_stack && ksym_session_option(&s, "ksym-stack", true)) ||
 	    ksym_session_event(&s, uaf_free_event(&sp), free_filter) ||
 	    ksym_session_event(&s, uaf_alloc_event(&sp), alloc_filter) ||
 	    (uaf_alloc_event2(&sp) &&
 	     ksym_session_event(&s, uaf_alloc_event2(&sp), NULL)) ||
 	    ksym_session_event(&s, "kmem:mm_page_alloc", NULL) ||
-	    (sp.mode == UAF_CACHE && ksym_session_event(&s, "kmem:kmalloc", pid_filter)) ||
+	    (sp.mode == UAF_CACHE && ksym_session_event(&s, "kmem:kmalloc", probe_filter)) ||
 	    ksym_session_instance(&s, "uaf", true, true))
 		goto abort;
 	run.tep = tracefs_local_events_system(NULL, systems);
@@ -632,7 +637,7 @@ int uaf_main(int argc, char **argv)
 	ro.extent = uaf_object_extent(&sp);
 	ro.word_offset = uaf_word_offset(&sp);
 	ro.word_len = uaf_word_len(&sp);
-	ro.base_pid = getpid();
+	ro.base_pid = -1;
 	ro.page_size = getpagesize();
 	if (!run.tep || uaf_reader_new(run.tep, &d, &ro, &run.rd) ||
 	    !(run.pipe = ksym_pipe_open(&s, run.tep)))

@@ -91,8 +91,9 @@ struct uaf_reader {
 	unsigned long long	limit;	/* min last_ts of the CPUs not drained */
 	/* their pages (pfn + 1), once the direct map's base is known */
 	struct u64set		freed_pages;
-	/* base_pid's last page allocation of order 1 or more */
+	/* base_pid's last page allocation of order 1 or more (and its task) */
 	unsigned long long	probe_pfn;
+	int			probe_pid;
 	unsigned int		probe_order;
 	bool			probe_seen;
 	int			err;
@@ -440,7 +441,7 @@ static void learn_base(struct uaf_reader *r, struct tep_record *rec)
 	int i;
 
 	if (r->d->base_known || !r->probe_seen || !r->d->page_size ||
-	    tep_data_pid(r->tep, rec) != r->base_pid ||
+	    tep_data_pid(r->tep, rec) != r->probe_pid ||
 	    !tracedat_field_val(r->kmalloc_ptr, rec, &ptr) ||
 	    !tracedat_field_val(r->kmalloc_bytes, rec, &bytes) ||
 	    r->probe_order >= 32 ||
@@ -473,7 +474,8 @@ static void on_page(struct uaf_reader *r, struct tep_record *rec)
 	    order > UAF_PAGE_ORDER_MAX || pfn == ~0ULL || pfn == 0xffffffffULL)
 		return;
 	if (!r->d->base_known && r->base_pid && order &&
-	    tep_data_pid(r->tep, rec) == r->base_pid) {
+	    (r->base_pid < 0 || tep_data_pid(r->tep, rec) == r->base_pid)) {
+		r->probe_pid = tep_data_pid(r->tep, rec);
 		r->probe_pfn = pfn;
 		r->probe_order = order;
 		r->probe_seen = true;

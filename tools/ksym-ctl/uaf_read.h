@@ -34,8 +34,10 @@ struct uaf_reader_opts {
 	/*
 	 * The task whose large kmalloc (kmem:mm_page_alloc of order 1 or
 	 * more, then kmem:kmalloc of those pages' bytes) tells the direct
-	 * map's base; 0: none. kmem:mm_page_alloc's pages that hold a freed
-	 * object are kept from then on.
+	 * map's base; 0: none; -1: any task's (a large kmalloc's pages are
+	 * given the same way whoever asks: inside a PID namespace the kernel's
+	 * PID of ours is not known, review 11-28 L8). kmem:mm_page_alloc's
+	 * pages that hold a freed object are kept from then on.
 	 */
 	int		base_pid;
 	unsigned long	page_size;

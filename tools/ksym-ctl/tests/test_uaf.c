@@ -951,6 +951,40 @@ static void test_middle_page(void)
 	tep_free(tep);
 }
 
+/*
+ * Review 11-28 L8: inside a PID namespace getpid() is not the records'
+ * pid. base_pid -1: any task's large kmalloc tells the base, its pages and
+ * its kmalloc by the same task.
+ */
+static void test_base_any_pid(void)
+{
+	struct uaf_reader_opts o = { .hit_name = "ptr", .free_event = "kmem:kmem_cache_free",
+				     .alloc_event = "kmem:kmem_cache_alloc", .extent = 200,
+				     .base_pid = -1, .page_size = 4096 };
+	struct tep_handle *tep = uaf_formats_tep();
+	struct uaf_reader *rd = NULL;
+	struct uaf_data d = { 0 };
+	struct uaf_rec r;
+
+	if (!tep || uaf_reader_new(tep, &d, &o, &rd)) {
+		CHECK(!"reader");
+		return;
+	}
+	/* Another task's pages, then the kmalloc (of task 130): not paired. */
+	uaf_rec_page(&r, 0x3f5b0, 2, 77);
+	CHECK(feed(rd, &r, 10, 0) == 0);
+	uaf_rec_kmem(&r, UAF_ID_KMALLOC, UAF, BASE + 0x3f5b0000ULL, NULL);
+	uaf_rec_u64(&r, 32, 16384);
+	CHECK(feed(rd, &r, 11, 0) == 0);
+	CHECK(!d.base_known);
+	/* Task 130's own (its PID in no namespace of ours): learnt. */
+	probe(rd, 0x3f5b0, BASE + 0x3f5b0000ULL, 20);
+	CHECK(d.base_known && d.page_base == BASE);
+	uaf_reader_free(rd);
+	uaf_data_free(&d);
+	tep_free(tep);
+}
+
 void test_uaf(void)
 {
 	test_options();
@@ -966,4 +1000,5 @@ void test_uaf(void)
 	test_kfree_cache_realloc();
 	test_foreign_hits();
 	test_middle_page();
+	test_base_any_pid();
 }
