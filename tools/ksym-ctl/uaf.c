@@ -291,6 +291,13 @@ static void direct_map_probe(void)
 
 /* Sub-buffers read from each CPU per tick: one busy CPU cannot starve the others. */
 #define UAF_TICK_PAGES	64
+/*
+ * Reads a tick makes while a CPU had more than UAF_TICK_PAGES: a flood of
+ * kmem:mm_page_alloc (a page-heavy load) must not overwrite the frees
+ * (review 11-28 L9); with the instance's buffer of UAF_BUFFER_KB per CPU.
+ */
+#define UAF_TICK_ROUNDS	8
+#define UAF_BUFFER_KB	4096
 
 /* What is read from the instance's buffer, and how. */
 struct uaf_run {
@@ -298,6 +305,7 @@ struct uaf_run {
 	struct ksym_pipe	*pipe;
 	struct uaf_reader	*rd;
 	int			err;
+	bool			capped;		/* a CPU had more this round */
 };
 
 static int read_record(struct tep_record *rec, int cpu, void *arg)
@@ -320,20 +328,27 @@ static void read_capped(int cpu, void *arg)
 {
 	struct uaf_run *run = arg;
 
+	run->capped = true;
 	uaf_reader_capped(run->rd, cpu);
 }
 
 static void uaf_tick(void *arg)
 {
 	struct uaf_run *run = arg;
+	int round;
 
-	if (!run->pipe || !run->rd || run->err)
-		return;
-	if (!ksym_pipe_read_some(run->pipe, UAF_TICK_PAGES, read_record,
-				 read_capped, run) &&
-	    uaf_reader_tick(run->rd, false)) {
-		err_msg("out of memory: the rest of the events are not kept\n");
-		run->err = -1;
+	for (round = 0; round < UAF_TICK_ROUNDS; round++) {
+		if (!run->pipe || !run->rd || run->err)
+			return;
+		run->capped = false;
+		if (!ksym_pipe_read_some(run->pipe, UAF_TICK_PAGES, read_record,
+					 read_capped, run) &&
+		    uaf_reader_tick(run->rd, false)) {
+			err_msg("out of memory: the rest of the events are not kept\n");
+			run->err = -1;
+		}
+		if (!run->capped)
+			return;
 	}
 }
 
@@ -601,6 +616,8 @@ int uaf_main(int argc, char **argv)
 	if (ksym_session_create(&s, "uaf"))
 		goto abort;
 	/* One clock for all CPUs: the time from a free to a hit on another. */
+	if (tracefs_instance_set_buffer_size(s.inst, UAF_BUFFER_KB, -1) < 0)
+		debug_msg("buffer_size_kb %d: %s\n", UAF_BUFFER_KB, strerror(errno));
 	if (tracefs_instance_file_write(s.inst, "trace_clock", "mono") < 0)
 		err_msg("warning: no trace_clock mono: the times across CPUs are the default clock's, and a hit may be paired with the wrong free\n");
 	if (changes_refused(&s))
