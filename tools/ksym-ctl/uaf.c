@@ -624,7 +624,7 @@ int uaf_main(int argc, char **argv)
 		goto abort;
 	has_stack = ksym_session_has_option(&s, "ksym-stack");
 	if (!has_stack)
-		err_msg("warning: this kernel has no ksym-stack option: the accesses have no callchain, the allocator's are told by their ip only\n");
+		err_msg("warning: this kernel has no ksym-stack option: the accesses have no callchain, the allocator's are told by their ip only (memset and the like by the allocation event right after)\n");
 	/*
 	 * The events first (a free is recorded before its trigger fires),
 	 * the page allocations (a slab page given out again) and, in --cache

@@ -710,6 +710,17 @@ bool uaf_allocator_frames(const char * const *fn, int nr)
 	return false;
 }
 
+static bool allocated_between(const struct uaf_data *d, unsigned long long ptr,
+			      unsigned long long from, unsigned long long to);
+
+/*
+ * Without a callchain (no ksym-stack), a hit in memset() and the like is
+ * the allocator's when the object's allocation event comes right after it:
+ * init_on_alloc and __GFP_ZERO clear the object before the event (review
+ * 11-28 L6).
+ */
+#define UAF_ZEROING_NS	1000000ULL
+
 static bool by_allocator(const struct uaf_data *d, const struct uaf_hit *h,
 			 const struct kallsyms *ks)
 {
@@ -725,6 +736,11 @@ static bool by_allocator(const struct uaf_data *d, const struct uaf_hit *h,
 		from = 1;
 	for (i = from; s && i < s->nr && nr < UAF_FRAMES_MAX + 1; i++)
 		fn[nr++] = fn_name(ks, s->ip[i]);
+	if (nr == 1 && uaf_helper_function(fn[0]) && h->free >= 0 &&
+	    h->free < d->nr_frees && h->ts &&
+	    allocated_between(d, d->frees[h->free].ptr, h->ts - 1,
+			      h->ts + UAF_ZEROING_NS))
+		return true;
 	return uaf_allocator_frames(fn, nr);
 }
 

@@ -985,6 +985,32 @@ static void test_base_any_pid(void)
 	tep_free(tep);
 }
 
+/*
+ * Review 11-28 L6: no callchain (no ksym-stack): a hit in memset() right
+ * before the object's allocation event is the allocator's zeroing; one
+ * with no allocation after it is not.
+ */
+static void test_zeroing_no_stack(void)
+{
+	struct uaf_alloc a = { .ts = 1600, .ptr = OBJ_A };
+	struct uaf_data d = { 0 };
+	struct kallsyms ks;
+	int i;
+
+	CHECK(kallsyms_load(&ks, strdup(uaf_kallsyms_text)) == 0);
+	add_free(&d, 1000, OBJ_A, -1);
+	add_free(&d, 1000, OBJ_B, -1);
+	CHECK(uaf_add_alloc(&d, &a) == 0);
+	add_hit(&d, 1500, OBJ_A, 0xffffffff81100810ULL, 0, -1);	/* memset, then alloc */
+	add_hit(&d, 1500, OBJ_B, 0xffffffff81100810ULL, 0, -1);	/* memset, no alloc */
+	uaf_analyze(&d, 200, &ks);
+	CHECK(d.count[UAF_ALLOCATOR] == 1 && d.count[UAF_USE] == 1);
+	for (i = 0; i < d.nr_hits; i++)
+		CHECK(d.hits[i].cls == (d.hits[i].addr == OBJ_A ? UAF_ALLOCATOR : UAF_USE));
+	uaf_data_free(&d);
+	kallsyms_free(&ks);
+}
+
 void test_uaf(void)
 {
 	test_options();
@@ -1001,4 +1027,5 @@ void test_uaf(void)
 	test_foreign_hits();
 	test_middle_page();
 	test_base_any_pid();
+	test_zeroing_no_stack();
 }
