@@ -34,7 +34,7 @@ TRIPLE=aarch64-linux-gnu
 # with the libtraceevent plugins, perf. What the tools link against: the -dev roots.
 run_roots=(busybox-static dash coreutils trace-cmd libtraceevent1-plugin libtracecmd1 libbpf1 libjson-c5)
 [[ ${KSYM_NO_PERF:-0} == 1 ]] || run_roots+=(linux-perf)
-dev_roots=(libc6-dev libtracefs-dev libtraceevent-dev libtracecmd-dev libbpf-dev libjson-c-dev)
+dev_roots=(libc6-dev libtracefs-dev libtraceevent-dev libtracecmd-dev libbpf-dev libjson-c-dev libdw-dev)
 
 command -v dpkg-deb > /dev/null || die "dpkg-deb missing"
 command -v readelf > /dev/null || die "readelf missing (binutils)"

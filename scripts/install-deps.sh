@@ -31,6 +31,9 @@ packages=(
 	# tools/ksym-ctl reads trace.dat files with libtracecmd, writes --json
 	# with json-c (libjson-c-dev, listed below for KernelShark too)
 	libtracecmd-dev
+	# ksym-ctl local: a local's place in its frame from DWARF (libdw), and
+	# debuginfod's by build ID
+	libdw-dev libdebuginfod-dev
 	# make lint
 	shellcheck
 	# tools/kshark-ksym: KernelShark plugin, its headless and Xvfb tests

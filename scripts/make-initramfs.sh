@@ -106,6 +106,20 @@ nksym=$(find ftrace/test.d/ksym -name '*.tc' | wc -l)
 if [[ -d $MODROOT/lib/modules ]]; then
 	cp -a "$MODROOT/lib/modules/." lib/modules/
 fi
+# The hit generator's .ko with its DWARF (the modules above are stripped,
+# INSTALL_MOD_STRIP=1) where Debian's linux-image-*-dbg puts it: ksym-ctl
+# local finds it as on a Debian system with the -dbg package.
+case $ARCH in
+x86_64) KOBJ=${KSYM_OBJ:-$ROOT/build/obj} ;;
+arm64) KOBJ=${KSYM_OBJ:-$ROOT/build/obj-arm64} ;;
+esac
+for rel in lib/modules/*/; do
+	rel=$(basename "$rel")
+	ko=$(find "lib/modules/$rel" -name ksym_hitgen.ko -printf '%P\n' -quit 2> /dev/null)
+	[[ -n $ko && -f $KOBJ/kernel/trace/ksym_hitgen.ko ]] || continue
+	install -D -m 0644 "$KOBJ/kernel/trace/ksym_hitgen.ko" \
+		"usr/lib/debug/lib/modules/$rel/$ko"
+done
 
 # trace-cmd and everything it loads, at the same paths as on the host.
 copy_with_libs() { # file...

@@ -25,6 +25,7 @@ static const struct {
 	{ "top",	top_main,	"live table of hits per watch and accessor" },
 	{ "fields",	fields_main,	"members of a variable or type as filter paths (BTF)" },
 	{ "uaf",	uaf_main,	"hunt uses after free of a slab cache's or kfree site's objects" },
+	{ "local",	local_main,	"who writes a function's local variable, by name (DWARF)" },
 	{ "reset",	reset_main,	"remove what killed ksym-ctl runs left behind" },
 };
 

@@ -14,5 +14,6 @@ int top_main(int argc, char **argv);
 int fields_main(int argc, char **argv);
 int reset_main(int argc, char **argv);
 int uaf_main(int argc, char **argv);
+int local_main(int argc, char **argv);
 
 #endif

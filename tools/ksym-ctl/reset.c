@@ -17,6 +17,7 @@
 
 #include "ksym-ctl.h"
 #include "ksym_tracefs.h"
+#include "local.h"
 
 static void reset_usage(FILE *f)
 {
@@ -170,6 +171,9 @@ int reset_main(int argc, char **argv)
 		else
 			printf("ksym-ctl reset: removed instance %s\n", stale.v[i]);
 	}
+	/* Then the probes of ksym-ctl local runs that are gone. */
+	if (local_reset_probes(&done))
+		ret = 1;
 	/* The instances first: their tracers no longer arm the watches. */
 	if (ksym_reset_claims_locked(&done))
 		ret = 1;

@@ -52,5 +52,6 @@ void test_claims(void);
 void test_stats_empty(void);
 void test_uaf(void);
 void test_state(void);
+void test_local(void);
 
 #endif

@@ -1228,6 +1228,7 @@ int main(void)
 	test_stats_empty();
 	test_uaf();
 	test_state();
+	test_local();
 	printf("ksym-ctl unit tests: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
