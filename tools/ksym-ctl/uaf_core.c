@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
 #include "uaf.h"
 
 /* ------------------------------------------------------------------
@@ -1241,13 +1243,9 @@ void uaf_print(FILE *f, const struct uaf_data *d, const struct uaf_report *rep,
 			d->lost);
 }
 
-static void json_hex(FILE *f, unsigned long long v)
-{
-	fprintf(f, "\"0x%llx\"", v);
-}
-
-static void json_name(FILE *f, const struct kallsyms *ks, unsigned long long addr,
-		      bool off)
+/* @addr as %ps (@off: as %pS, without the size). */
+static struct json_object *json_name(const struct kallsyms *ks,
+				     unsigned long long addr, bool off)
 {
 	char name[300];
 
@@ -1255,28 +1253,26 @@ static void json_name(FILE *f, const struct kallsyms *ks, unsigned long long add
 		kallsyms_name_off(ks, addr, name, sizeof(name));
 	else
 		kallsyms_name(ks, addr, name, sizeof(name));
-	json_str(f, name);
+	return json_text(name);
 }
 
-static void json_stack(FILE *f, const struct uaf_data *d, int idx,
-		       const struct kallsyms *ks)
+static struct json_object *json_stack(const struct uaf_data *d, int idx,
+				      const struct kallsyms *ks)
 {
 	const unsigned long long *ip;
 	int i, nr = stack_frames(d, idx, ks, &ip);
+	struct json_object *a = json_object_new_array();
 
-	fputc('[', f);
-	for (i = 0; i < nr; i++) {
-		fputs(i ? ", " : "", f);
-		json_name(f, ks, ip[i], true);
-	}
-	fputc(']', f);
+	for (i = 0; a && i < nr; i++)
+		json_object_array_add(a, json_name(ks, ip[i], true));
+	return a;
 }
 
-static void json_task(FILE *f, const char *comm, int pid, int cpu)
+static void json_task(struct json_object *o, const char *comm, int pid, int cpu)
 {
-	fputs("\"task\": ", f);
-	json_str(f, comm);
-	fprintf(f, ", \"pid\": %d, \"cpu\": %d", pid, cpu);
+	json_object_object_add(o, "task", json_text(comm));
+	json_object_object_add(o, "pid", json_object_new_int(pid));
+	json_object_object_add(o, "cpu", json_object_new_int(cpu));
 }
 
 static const char *class_name(enum uaf_class cls)
@@ -1295,160 +1291,160 @@ static const char *class_name(enum uaf_class cls)
 	}
 }
 
-static void json_hit(FILE *f, const struct uaf_data *d, const struct uaf_hit *h,
-		     const struct kallsyms *ks)
+static struct json_object *json_free(const struct uaf_data *d,
+				     const struct uaf_free *fr,
+				     const struct kallsyms *ks)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "call_site", json_name(ks, fr->call_site, true));
+	json_task(o, fr->comm, fr->pid, fr->cpu);
+	json_object_object_add(o, "callchain", json_stack(d, fr->stack, ks));
+	return o;
+}
+
+static struct json_object *json_hit(const struct uaf_data *d,
+				    const struct uaf_hit *h,
+				    const struct kallsyms *ks)
 {
 	const struct uaf_free *fr = h->free >= 0 ? &d->frees[h->free] : NULL;
+	struct json_object *o = json_object_new_object();
 
-	fputs("{\"class\": ", f);
-	json_str(f, class_name(h->cls));
-	fputs(", \"accessor\": ", f);
-	json_name(f, ks, h->ip, true);
-	fputs(", \"function\": ", f);
-	json_name(f, ks, h->ip, false);
-	fputs(", \"ip\": ", f);
-	json_hex(f, h->ip);
-	fputs(", \"access\": ", f);
-	json_str(f, access_word(h));
-	fputs(", \"addr\": ", f);
-	json_hex(f, h->addr);
-	fputs(", \"object\": ", f);
-	if (fr)
-		json_hex(f, fr->ptr);
-	else
-		fputs("null", f);
-	if (fr)
-		fprintf(f, ", \"offset\": %llu", h->addr - fr->ptr);
-	else
-		fputs(", \"offset\": null", f);
-	fprintf(f, ", \"len\": %u, \"value\": ", h->len);
-	if (h->has_value)
-		json_hex(f, h->value);
-	else
-		fputs("null", f);
-	fputs(", \"old\": ", f);
-	if (h->has_old != UAF_OLD_NONE)
-		json_hex(f, h->old);
-	else
-		fputs("null", f);
-	fputs(", \"old_source\": ", f);
-	json_str(f, old_source(h->has_old));
-	if (fr)
-		fprintf(f, ", \"since_free_ns\": %llu", h->ts - fr->ts);
-	else
-		fputs(", \"since_free_ns\": null", f);
-	fputs(", ", f);
-	json_task(f, h->comm, h->pid, h->cpu);
-	fputs(", \"callchain\": ", f);
-	json_stack(f, d, h->stack, ks);
-	fputs(", \"free\": ", f);
-	if (fr) {
-		fputs("{\"call_site\": ", f);
-		json_name(f, ks, fr->call_site, true);
-		fputs(", ", f);
-		json_task(f, fr->comm, fr->pid, fr->cpu);
-		fputs(", \"callchain\": ", f);
-		json_stack(f, d, fr->stack, ks);
-		fputc('}', f);
-	} else {
-		fputs("null", f);
-	}
-	fputc('}', f);
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "class", json_text(class_name(h->cls)));
+	json_object_object_add(o, "accessor", json_name(ks, h->ip, true));
+	json_object_object_add(o, "function", json_name(ks, h->ip, false));
+	json_object_object_add(o, "ip", json_hexnum(h->ip));
+	json_object_object_add(o, "access", json_text(access_word(h)));
+	json_object_object_add(o, "addr", json_hexnum(h->addr));
+	json_object_object_add(o, "object", fr ? json_hexnum(fr->ptr) : NULL);
+	json_object_object_add(o, "offset", fr ? json_object_new_uint64(h->addr - fr->ptr) : NULL);
+	json_object_object_add(o, "len", json_object_new_int64(h->len));
+	json_object_object_add(o, "value", h->has_value ? json_hexnum(h->value) : NULL);
+	json_object_object_add(o, "old", h->has_old != UAF_OLD_NONE ? json_hexnum(h->old) : NULL);
+	json_object_object_add(o, "old_source", json_text(old_source(h->has_old)));
+	json_object_object_add(o, "since_free_ns",
+			       fr ? json_object_new_uint64(h->ts - fr->ts) : NULL);
+	json_task(o, h->comm, h->pid, h->cpu);
+	json_object_object_add(o, "callchain", json_stack(d, h->stack, ks));
+	json_object_object_add(o, "free", fr ? json_free(d, fr, ks) : NULL);
+	return o;
 }
 
-static void json_hits(FILE *f, const struct uaf_data *d, bool uses,
-		      const struct kallsyms *ks)
+/* The findings (@uses), or the other hits: one a line. */
+static const struct json_look hits_look = { 2, -1, NULL };
+
+static struct json_object *json_hits(const struct uaf_data *d, bool uses,
+				     const struct kallsyms *ks)
 {
-	int i, n = 0;
+	struct json_object *a = json_look(json_object_new_array(), &hits_look);
+	int i;
 
-	fputc('[', f);
-	for (i = 0; i < d->nr_hits; i++) {
-		const struct uaf_hit *h = &d->hits[i];
-
-		if ((h->cls == UAF_USE) != uses)
-			continue;
-		fputs(n++ ? ",\n  " : "\n  ", f);
-		json_hit(f, d, h, ks);
-	}
-	fputc(']', f);
+	for (i = 0; a && i < d->nr_hits; i++)
+		if ((d->hits[i].cls == UAF_USE) == uses)
+			json_object_array_add(a, json_hit(d, &d->hits[i], ks));
+	return a;
 }
+
+static struct json_object *json_accessors(const struct uaf_data *d,
+					  const struct kallsyms *ks)
+{
+	struct json_object *arr = json_object_new_array(), *o;
+	struct accessor *a;
+	int i, nr_a = 0;
+
+	a = accessors(d, ks, &nr_a);
+	for (i = 0; arr && a && i < nr_a; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "function", json_text(a[i].name));
+		json_object_object_add(o, "uses", json_object_new_int(a[i].n));
+		json_object_array_add(arr, o);
+	}
+	free(a);
+	return arr;
+}
+
+static struct json_object *json_coverage(const struct uaf_data *d,
+					 const struct uaf_coverage *cov)
+{
+	struct json_object *o = json_object_new_object();
+	bool k = cov->known;
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "known", json_object_new_boolean(k));
+	json_object_object_add(o, "frees_recorded", json_object_new_int(d->nr_frees));
+	json_object_object_add(o, "frees_seen", json_object_new_uint64(k ?
+			       cov->armed + cov->missed + cov->refused :
+			       (unsigned long)d->nr_frees));
+	json_object_object_add(o, "watched", k ? json_object_new_uint64(cov->armed) : NULL);
+	json_object_object_add(o, "missed", k ? json_object_new_uint64(cov->missed) : NULL);
+	json_object_object_add(o, "refused", k ? json_object_new_uint64(cov->refused) : NULL);
+	json_object_object_add(o, "slots", k ? json_object_new_int(cov->slots) : NULL);
+	json_object_object_add(o, "slots_asked", k ? json_object_new_int(cov->nr_slots) : NULL);
+	json_object_object_add(o, "note", json_text(sampling_note));
+	return o;
+}
+
+/* What the hunt watched: mode, objects, word. */
+static void json_spec(struct json_object *o, const struct uaf_spec *sp)
+{
+	struct json_object *range = NULL;
+	bool kfree = sp->mode == UAF_KFREE;
+
+	json_object_object_add(o, "mode", json_text(kfree ? "kfree_site" : "cache"));
+	json_object_object_add(o, "cache", kfree ? NULL : json_text(sp->cache));
+	json_object_object_add(o, "kfree_site", kfree ? json_text(sp->site) : NULL);
+	if (kfree) {
+		range = json_object_new_array();
+		json_object_array_add(range, json_hexnum(sp->site_start));
+		json_object_array_add(range, json_hexnum(sp->site_end));
+		json_object_object_add(o, "kfree_site_range", range);
+	}
+	json_object_object_add(o, "object_size", sp->object_size ?
+			       json_object_new_uint64(sp->object_size) : NULL);
+	json_object_object_add(o, "type", sp->field ? json_text(sp->type) : NULL);
+	json_object_object_add(o, "field", sp->field ? json_text(sp->field) : NULL);
+	json_object_object_add(o, "offset", json_object_new_uint64(uaf_word_offset(sp)));
+	json_object_object_add(o, "len", json_object_new_int64(uaf_word_len(sp)));
+	json_object_object_add(o, "watch_access", json_text(uaf_access(sp)));
+}
+
+static const char * const uaf_breaks[] = {
+	"findings", "uses_after_free", "allocator", "not_uses", "coverage", NULL
+};
+static const struct json_look uaf_look = { -1, -1, uaf_breaks };
 
 void uaf_print_json(FILE *f, const struct uaf_data *d,
 		    const struct uaf_report *rep, const struct kallsyms *ks)
 {
-	const struct uaf_spec *sp = rep->spec;
-	const struct uaf_coverage *cov = rep->cov;
-	struct accessor *a;
-	int i, nr_a = 0;
+	struct json_object *o = json_look(json_object_new_object(), &uaf_look);
 
-	fputs("{\"mode\": ", f);
-	json_str(f, sp->mode == UAF_CACHE ? "cache" : "kfree_site");
-	fputs(", \"cache\": ", f);
-	if (sp->mode == UAF_CACHE)
-		json_str(f, sp->cache);
-	else
-		fputs("null", f);
-	fputs(", \"kfree_site\": ", f);
-	if (sp->mode == UAF_KFREE) {
-		json_str(f, sp->site);
-		fputs(", \"kfree_site_range\": [", f);
-		json_hex(f, sp->site_start);
-		fputs(", ", f);
-		json_hex(f, sp->site_end);
-		fputc(']', f);
-	} else {
-		fputs("null", f);
-	}
-	if (sp->object_size)
-		fprintf(f, ", \"object_size\": %lu", sp->object_size);
-	else
-		fputs(", \"object_size\": null", f);
-	fputs(", \"type\": ", f);
-	if (sp->field) {
-		json_str(f, sp->type);
-		fputs(", \"field\": ", f);
-		json_str(f, sp->field);
-	} else {
-		fputs("null, \"field\": null", f);
-	}
-	fprintf(f, ", \"offset\": %lu, \"len\": %u, \"watch_access\": ",
-		uaf_word_offset(sp), uaf_word_len(sp));
-	json_str(f, uaf_access(sp));
-	fputs(", \"command\": ", f);
-	if (rep->title)
-		json_str(f, rep->title);
-	else
-		fputs("null", f);
-	fprintf(f, ", \"exit_status\": %d,\n \"findings\": ", rep->exit_status);
-	json_hits(f, d, true, ks);
-	fprintf(f, ",\n \"uses_after_free\": %d, \"objects\": %d, \"accessors\": [",
-		d->count[UAF_USE], d->objects);
-	a = accessors(d, ks, &nr_a);
-	for (i = 0; a && i < nr_a; i++) {
-		fputs(i ? ", {\"function\": " : "{\"function\": ", f);
-		json_str(f, a[i].name);
-		fprintf(f, ", \"uses\": %d}", a[i].n);
-	}
-	free(a);
-	fprintf(f, "],\n \"allocator\": %d, \"reallocated\": %d, \"reallocated_unseen\": %d, \"unpaired\": %d, \"other_hits\": %lu, \"events_lost\": %lu, \"page_reuse_seen\": %s, \"typesafe_by_rcu\": %s",
-		d->count[UAF_ALLOCATOR], d->count[UAF_REALLOCATED],
-		d->count[UAF_UNSEEN_REALLOC], d->count[UAF_UNPAIRED],
-		d->other_hits, d->lost, d->base_known ? "true" : "false",
-		rep->rcu_cache ? "true" : "false");
-	if (rep->verbose) {
-		fputs(",\n \"not_uses\": ", f);
-		json_hits(f, d, false, ks);
-	}
-	fprintf(f, ",\n \"coverage\": {\"known\": %s, \"frees_recorded\": %d",
-		cov->known ? "true" : "false", d->nr_frees);
-	if (cov->known)
-		fprintf(f, ", \"frees_seen\": %lu, \"watched\": %lu, \"missed\": %lu, \"refused\": %lu, \"slots\": %d, \"slots_asked\": %d",
-			cov->armed + cov->missed + cov->refused, cov->armed,
-			cov->missed, cov->refused, cov->slots, cov->nr_slots);
-	else
-		fprintf(f, ", \"frees_seen\": %d, \"watched\": null, \"missed\": null, \"refused\": null, \"slots\": null, \"slots_asked\": null",
-			d->nr_frees);
-	fputs(", \"note\": ", f);
-	json_str(f, sampling_note);
-	fputs("}}\n", f);
+	if (!o)
+		return;
+	json_spec(o, rep->spec);
+	json_object_object_add(o, "command", json_text(rep->title));
+	json_object_object_add(o, "exit_status", json_object_new_int(rep->exit_status));
+	json_object_object_add(o, "findings", json_hits(d, true, ks));
+	json_object_object_add(o, "uses_after_free", json_object_new_int(d->count[UAF_USE]));
+	json_object_object_add(o, "objects", json_object_new_int(d->objects));
+	json_object_object_add(o, "accessors", json_accessors(d, ks));
+	json_object_object_add(o, "allocator", json_object_new_int(d->count[UAF_ALLOCATOR]));
+	json_object_object_add(o, "reallocated", json_object_new_int(d->count[UAF_REALLOCATED]));
+	json_object_object_add(o, "reallocated_unseen",
+			       json_object_new_int(d->count[UAF_UNSEEN_REALLOC]));
+	json_object_object_add(o, "unpaired", json_object_new_int(d->count[UAF_UNPAIRED]));
+	json_object_object_add(o, "other_hits", json_object_new_uint64(d->other_hits));
+	json_object_object_add(o, "events_lost", json_object_new_uint64(d->lost));
+	json_object_object_add(o, "page_reuse_seen", json_object_new_boolean(d->base_known));
+	json_object_object_add(o, "typesafe_by_rcu", json_object_new_boolean(rep->rcu_cache));
+	if (rep->verbose)
+		json_object_object_add(o, "not_uses", json_hits(d, false, ks));
+	json_object_object_add(o, "coverage", json_coverage(d, rep->cov));
+	json_print(f, o);
+	fputc('\n', f);
+	json_object_put(o);
 }

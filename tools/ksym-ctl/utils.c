@@ -343,3 +343,111 @@ char *trigger_remove_text(const char *line)
 		return NULL;
 	return cmd;
 }
+
+struct json_object *json_text(const char *s)
+{
+	struct json_object *js;
+	char *valid;
+
+	if (!s)
+		return NULL;
+	valid = utf8_valid(s);
+	js = json_object_new_string(valid ? valid : "");
+	free(valid);
+	return js;
+}
+
+struct json_object *json_hexnum(unsigned long long v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%llx", v);
+	return json_object_new_string(buf);
+}
+
+struct json_object *json_fixed(double v, int decimals)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	return json_object_new_double_s(v, buf);
+}
+
+const struct json_look json_inline = { -1, -1, NULL };
+
+/* Containers only: a double's userdata is its text (json_object_new_double_s). */
+struct json_object *json_look(struct json_object *o, const struct json_look *look)
+{
+	if (o && (json_object_is_type(o, json_type_object) ||
+		  json_object_is_type(o, json_type_array)))
+		json_object_set_userdata(o, (void *)look, NULL);
+	return o;
+}
+
+static const struct json_look *look_of(struct json_object *o)
+{
+	const struct json_look *l = NULL;
+
+	if (o && (json_object_is_type(o, json_type_object) ||
+		  json_object_is_type(o, json_type_array)))
+		l = json_object_get_userdata(o);
+	return l ? l : &json_inline;
+}
+
+static bool look_breaks(const struct json_look *l, const char *key)
+{
+	int i;
+
+	for (i = 0; l->breaks && l->breaks[i]; i++)
+		if (!strcmp(l->breaks[i], key))
+			return true;
+	return false;
+}
+
+/* Before element @i of a container of look @l. */
+static void json_sep(FILE *f, const struct json_look *l, int i)
+{
+	if (i)
+		fputc(',', f);
+	if (l->in >= 0)
+		fprintf(f, "\n%*s", l->in, "");
+	else if (i)
+		fputc(' ', f);
+}
+
+void json_print(FILE *f, struct json_object *o)
+{
+	const struct json_look *l = look_of(o);
+	int i = 0;
+	size_t n;
+
+	if (json_object_is_type(o, json_type_object)) {
+		fputc('{', f);
+		json_object_object_foreach(o, key, val) {
+			if (i && look_breaks(l, key))
+				fputs(",\n ", f);
+			else
+				json_sep(f, l, i);
+			json_str(f, key);
+			fputs(": ", f);
+			json_print(f, val);
+			i++;
+		}
+		if (i && l->out >= 0)
+			fprintf(f, "\n%*s", l->out, "");
+		fputc('}', f);
+	} else if (json_object_is_type(o, json_type_array)) {
+		n = json_object_array_length(o);
+		fputc('[', f);
+		for (i = 0; (size_t)i < n; i++) {
+			json_sep(f, l, i);
+			json_print(f, json_object_array_get_idx(o, i));
+		}
+		if (n && l->out >= 0)
+			fprintf(f, "\n%*s", l->out, "");
+		fputc(']', f);
+	} else {
+		fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	}
+}

@@ -75,6 +75,28 @@ int target_same(const char *a, const char *b);
 void json_str(FILE *f, const char *s);
 
 /*
+ * JSON built as json-c objects and printed by json_print() in ksym-ctl's
+ * layout: {"key": value, ...} and [a, b] on one line, but where a
+ * container's look (json_look(), static storage) says otherwise:
+ *   in >= 0: each element (member) on a line of its own, indented by in;
+ *   out >= 0: then the closing bracket on a line indented by out (when
+ *   there are elements);
+ *   breaks: the keys of an object's members that start a new line (",\n ").
+ */
+struct json_object;
+struct json_look {
+	int			in, out;
+	const char * const	*breaks;	/* NULL-terminated */
+};
+extern const struct json_look json_inline;	/* { -1, -1, NULL } */
+struct json_object *json_look(struct json_object *o, const struct json_look *look);
+void json_print(FILE *f, struct json_object *o);
+/* A string (made valid UTF-8; NULL: null), "0x..." of @v, @v as "%.Nf". */
+struct json_object *json_text(const char *s);
+struct json_object *json_hexnum(unsigned long long v);
+struct json_object *json_fixed(double v, int decimals);
+
+/*
  * Print @s, read from a file, so that it is safe on a terminal: every byte
  * that is not part of valid UTF-8, and every control character (C0, DEL,
  * C1: the terminal's escapes), as '?'.
