@@ -22,6 +22,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <json.h>
+
 #include "btf_check.h"
 #include "fields.h"
 #include "ksym-ctl.h"
@@ -990,22 +992,24 @@ void fields_print(FILE *f, const struct fields *fs, const char *btf_path)
 	}
 }
 
+static const struct json_look rows_look = { 2, 0, NULL };
+
 void fields_print_json(FILE *f, const struct fields *fs, const char *btf_path)
 {
 	const struct field_row *ex = example_row(fs);
+	struct json_object *o = json_object_new_object(), *rows, *row;
 	int i;
 
-	fputs("{\"btf\": ", f);
-	json_str(f, btf_path);
-	fputs(", \"target\": ", f);
-	json_str(f, fs->target);
-	fprintf(f, ", \"kind\": \"%s\", \"type\": ", kind_key(fs->kind));
-	json_str(f, fs->type);
-	fprintf(f, ", \"offset\": %lu, \"size\": %lu", fs->offset, fs->size);
-	if (fs->cast) {
-		fputs(", \"cast\": ", f);
-		json_str(f, fs->cast);
-	}
+	if (!o)
+		return;
+	json_object_object_add(o, "btf", json_text(btf_path ? btf_path : ""));
+	json_object_object_add(o, "target", json_text(fs->target ? fs->target : ""));
+	json_object_object_add(o, "kind", json_text(kind_key(fs->kind)));
+	json_object_object_add(o, "type", json_text(fs->type ? fs->type : ""));
+	json_object_object_add(o, "offset", json_object_new_uint64(fs->offset));
+	json_object_object_add(o, "size", json_object_new_uint64(fs->size));
+	if (fs->cast)
+		json_object_object_add(o, "cast", json_text(fs->cast));
 	if (ex) {
 		char *buf = NULL;
 		size_t len = 0;
@@ -1014,27 +1018,31 @@ void fields_print_json(FILE *f, const struct fields *fs, const char *btf_path)
 		if (m) {
 			filter_target(m, fs, ex);
 			fclose(m);
-			fputs(", \"example\": ", f);
-			json_str(f, buf ? buf : "");
+			json_object_object_add(o, "example", json_text(buf ? buf : ""));
 			free(buf);
 		}
 	}
-	fputs(", \"fields\": [", f);
-	for (i = 0; i < fs->nr_rows; i++) {
+	rows = json_look(json_object_new_array(), &rows_look);
+	json_object_object_add(o, "fields", rows);
+	for (i = 0; rows && i < fs->nr_rows; i++) {
 		const struct field_row *r = &fs->rows[i];
 
-		fprintf(f, "%s\n  {\"path\": ", i ? "," : "");
-		json_str(f, r->path);
-		fprintf(f, ", \"offset\": %lu, \"size\": %lu, \"type\": ", r->offset, r->size);
-		json_str(f, r->type);
+		row = json_object_new_object();
+		json_object_object_add(row, "path", json_text(r->path ? r->path : ""));
+		json_object_object_add(row, "offset", json_object_new_uint64(r->offset));
+		json_object_object_add(row, "size", json_object_new_uint64(r->size));
+		json_object_object_add(row, "type", json_text(r->type ? r->type : ""));
 		if (r->array)
-			fprintf(f, ", \"elements\": %lu", r->elems);
-		if (r->bit_size)
-			fprintf(f, ", \"bit_offset\": %u, \"bit_size\": %u",
-				r->bit_offset, r->bit_size);
-		fputc('}', f);
+			json_object_object_add(row, "elements", json_object_new_uint64(r->elems));
+		if (r->bit_size) {
+			json_object_object_add(row, "bit_offset", json_object_new_int64(r->bit_offset));
+			json_object_object_add(row, "bit_size", json_object_new_int64(r->bit_size));
+		}
+		json_object_array_add(rows, row);
 	}
-	fputs(fs->nr_rows ? "\n]}\n" : "]}\n", f);
+	json_print(f, o);
+	fputc('\n', f);
+	json_object_put(o);
 }
 
 void fields_free(struct fields *fs)

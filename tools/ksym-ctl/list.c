@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/file.h>
 
+#include <json.h>
+
 #include "ksym-ctl.h"
 #include "ksym_tracefs.h"
 #include "stats.h"
@@ -60,8 +62,10 @@ int list_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const struct json_look list_look = { 2, 0, NULL };
 	struct strv lines = { 0 };
 	struct ksym_stats st = { 0 };
+	struct json_object *arr = NULL;
 	char *filter = NULL, *watches = NULL, target[1100] = "";
 	int c, i, json = 0, ret = 1;
 
@@ -92,10 +96,13 @@ int list_main(int argc, char **argv)
 	if (split_lines(filter, &lines) || stats_parse(&st, watches, NULL))
 		goto cleanup;
 
-	if (json)
-		printf("[");
-	else if (lines.n)
+	if (json) {
+		arr = json_look(json_object_new_array(), &list_look);
+		if (!arr)
+			goto cleanup;
+	} else if (lines.n) {
 		printf("%-40s %12s\n", "# watch", "hits");
+	}
 	for (i = 0; i < lines.n; i++) {
 		long hits = -1;
 
@@ -103,20 +110,24 @@ int list_main(int argc, char **argv)
 		if (!filter_line_target(lines.v[i], target, sizeof(target)))
 			hits = stats_watch_hits(&st, target);
 		if (json) {
-			printf("%s\n  {\"watch\": ", i ? "," : "");
-			json_str(stdout, lines.v[i]);
-			printf(", \"target\": ");
-			json_str(stdout, target);
-			printf(", \"hits\": %ld}", hits < 0 ? 0 : hits);
+			struct json_object *w = json_object_new_object();
+
+			json_object_object_add(w, "watch", json_text(lines.v[i]));
+			json_object_object_add(w, "target", json_text(target));
+			json_object_object_add(w, "hits", json_object_new_int64(hits < 0 ? 0 : hits));
+			json_object_array_add(arr, w);
 		} else {
 			printf("%-40s %12ld\n", lines.v[i], hits < 0 ? 0 : hits);
 		}
 	}
-	if (json)
-		printf("%s]\n", lines.n ? "\n" : "");
+	if (json) {
+		json_print(stdout, arr);
+		putchar('\n');
+	}
 	ret = ksym_stdout_failed() ? 1 : 0;
 	list_leftovers(&lines);
 cleanup:
+	json_object_put(arr);
 	free(filter);
 	free(watches);
 	strv_free(&lines);

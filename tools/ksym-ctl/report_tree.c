@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
 #include "report_tree.h"
 #include "utils.h"
 
@@ -305,79 +307,84 @@ void report_print(FILE *f, const struct report *r, const char *title)
 	print_level(f, r, &r->root, 0, r->hits);
 }
 
-static void json_chain(FILE *f, const struct rnode *n, unsigned long total,
-		       int depth)
+static struct json_object *json_chain(const struct rnode *n, unsigned long total)
 {
+	struct json_object *a = json_object_new_array(), *o;
 	int i;
 
-	fputc('[', f);
-	for (i = 0; i < n->nr_kids; i++) {
+	for (i = 0; a && i < n->nr_kids; i++) {
 		const struct rnode *k = n->kids[i];
 
-		fprintf(f, "%s{\"function\": ", i ? ", " : "");
-		json_str(f, k->name);
-		fprintf(f, ", \"hits\": %lu, \"percent\": %.2f, \"children\": ",
-			k->hits, pct(k->hits, total));
-		json_chain(f, k, total, depth + 1);
-		fputc('}', f);
+		o = json_object_new_object();
+		json_object_object_add(o, "function", json_text(k->name));
+		json_object_object_add(o, "hits", json_object_new_uint64(k->hits));
+		json_object_object_add(o, "percent", json_fixed(pct(k->hits, total), 2));
+		json_object_object_add(o, "children", json_chain(k, total));
+		json_object_array_add(a, o);
 	}
-	fputc(']', f);
+	return a;
 }
 
-static void json_level(FILE *f, const struct report *r, const struct rnode *n,
-		       int level, unsigned long total, int indent)
+/* Level N's entries: one a line, indented by 3 + 2N, the bracket by 1 + 2N. */
+_Static_assert(REPORT_MAX_KEYS == 4, "one look per level");
+static const struct json_look level_look[REPORT_MAX_KEYS] = {
+#define LEVEL_LOOK(n)	[n] = { 3 + 2 * (n), 1 + 2 * (n), NULL }
+	LEVEL_LOOK(0), LEVEL_LOOK(1), LEVEL_LOOK(2), LEVEL_LOOK(3),
+#undef LEVEL_LOOK
+};
+
+static struct json_object *json_level(const struct report *r, const struct rnode *n,
+				      int level, unsigned long total)
 {
+	struct json_object *a = json_look(json_object_new_array(), &level_look[level]), *o;
 	int i;
 
-	fputc('[', f);
-	for (i = 0; i < n->nr_kids; i++) {
+	for (i = 0; a && i < n->nr_kids; i++) {
 		const struct rnode *k = n->kids[i];
 		unsigned long t = level ? total : k->hits;
 
-		fprintf(f, "%s\n%*s{", i ? "," : "", indent + 2, "");
-		json_str(f, report_key_name(r->keys[level]));
-		fputs(": ", f);
-		json_str(f, k->name);
-		fprintf(f, ", \"hits\": %lu, \"percent\": %.2f",
-			k->hits, pct(k->hits, level ? total : r->hits));
+		o = json_object_new_object();
+		json_object_object_add(o, report_key_name(r->keys[level]), json_text(k->name));
+		json_object_object_add(o, "hits", json_object_new_uint64(k->hits));
+		json_object_object_add(o, "percent",
+				       json_fixed(pct(k->hits, level ? total : r->hits), 2));
 		if (r->old_values)
-			fprintf(f, ", \"changed\": %lu", k->changed);
-		if (level + 1 < r->nr_keys) {
-			fputs(", \"entries\": ", f);
-			json_level(f, r, k, level + 1, t, indent + 2);
-		}
-		if (k->chain) {
-			fputs(", \"callchain\": ", f);
-			json_chain(f, k->chain, t, 0);
-		}
-		fputc('}', f);
+			json_object_object_add(o, "changed", json_object_new_uint64(k->changed));
+		if (level + 1 < r->nr_keys)
+			json_object_object_add(o, "entries", json_level(r, k, level + 1, t));
+		if (k->chain)
+			json_object_object_add(o, "callchain", json_chain(k->chain, t));
+		json_object_array_add(a, o);
 	}
-	if (n->nr_kids)
-		fprintf(f, "\n%*s", indent, "");
-	fputc(']', f);
+	return a;
 }
+
+static const char * const report_breaks[] = { "entries", NULL };
+static const struct json_look report_look = { -1, -1, report_breaks };
 
 void report_print_json(FILE *f, const struct report *r, const char *file)
 {
+	struct json_object *o = json_look(json_object_new_object(), &report_look), *keys;
 	int i;
 
-	fputs("{\"file\": ", f);
-	json_str(f, file);
-	fprintf(f, ", \"hits\": %lu, \"with_callchain\": %lu, \"sort\": [",
-		r->hits, r->with_chain);
-	for (i = 0; i < r->nr_keys; i++) {
-		if (i)
-			fputs(", ", f);
-		json_str(f, report_key_name(r->keys[i]));
-	}
+	if (!o)
+		return;
+	json_object_object_add(o, "file", json_text(file ? file : ""));
+	json_object_object_add(o, "hits", json_object_new_uint64(r->hits));
+	json_object_object_add(o, "with_callchain", json_object_new_uint64(r->with_chain));
+	keys = json_object_new_array();
+	for (i = 0; keys && i < r->nr_keys; i++)
+		json_object_array_add(keys, json_text(report_key_name(r->keys[i])));
+	json_object_object_add(o, "sort", keys);
 	/* With -g, each last-level entry has its "callchain" tree. */
-	fprintf(f, "], \"call_graph\": %s,", r->callchain ? "true" : "false");
+	json_object_object_add(o, "call_graph", json_object_new_boolean(r->callchain));
 	/* Only from files whose hits have the old value: each entry's too. */
 	if (r->old_values)
-		fprintf(f, " \"changed\": %lu,", r->root.changed);
-	fputs("\n \"entries\": ", f);
-	json_level(f, r, &r->root, 0, r->hits, 1);
-	fputs("}\n", f);
+		json_object_object_add(o, "changed", json_object_new_uint64(r->root.changed));
+	json_object_object_add(o, "entries", json_level(r, &r->root, 0, r->hits));
+	json_print(f, o);
+	fputc('\n', f);
+	json_object_put(o);
 }
 
 static void free_node(struct rnode *n)

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
 #include "stats.h"
 
 static int add_row(struct stat_row **rows, int *nr, const char *target,
@@ -197,61 +199,83 @@ static double share(unsigned long part, unsigned long whole)
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
+static const struct json_look watches_look = { 2, 0, NULL };
+static const struct json_look callers_look = { 4, 2, NULL };
+
+/* The JSON of stats_print(): seconds, each watch with its hits and callers. */
+static struct json_object *stats_json(const struct ksym_stats *st,
+				      const struct strv *targets, double wall_s)
+{
+	struct json_object *o = json_object_new_object(), *watches, *callers, *w, *c;
+	int i, j;
+
+	if (!o)
+		return NULL;
+	if (wall_s > 0)
+		json_object_object_add(o, "seconds", json_fixed(wall_s, 3));
+	watches = json_look(json_object_new_array(), &watches_look);
+	json_object_object_add(o, "watches", watches);
+	for (i = 0; watches && i < targets->n; i++) {
+		const struct stat_row *r = stats_find_row(st->watch, st->nr_watch,
+							  targets->v[i], NULL);
+		unsigned long hits = r ? r->hits : 0;
+
+		w = json_object_new_object();
+		json_object_object_add(w, "watch", json_text(r ? r->name : targets->v[i]));
+		json_object_object_add(w, "access", json_text(r ? r->access : ""));
+		json_object_object_add(w, "hits", json_object_new_uint64(hits));
+		callers = json_look(json_object_new_array(), &callers_look);
+		json_object_object_add(w, "callers", callers);
+		for (j = 0; callers && j < st->nr_caller; j++) {
+			const struct stat_row *cr = &st->caller[j];
+
+			if (!target_same(cr->target, targets->v[i]) || !cr->hits)
+				continue;
+			c = json_object_new_object();
+			json_object_object_add(c, "caller", json_text(cr->name));
+			json_object_object_add(c, "hits", json_object_new_uint64(cr->hits));
+			json_object_object_add(c, "percent", json_fixed(share(cr->hits, hits), 2));
+			json_object_array_add(callers, c);
+		}
+		json_object_array_add(watches, w);
+	}
+	return o;
+}
+
 void stats_print(FILE *f, const struct ksym_stats *st,
 		 const struct strv *targets, int json, const char *title,
 		 double wall_s)
 {
-	int i, j, first;
+	int i, j;
 
 	if (json) {
-		fputs("{", f);
-		if (wall_s > 0)
-			fprintf(f, "\"seconds\": %.3f, ", wall_s);
-		fputs("\"watches\": [", f);
-	} else {
-		if (title)
-			fprintf(f, "\n %s\n\n", title);
+		struct json_object *o = stats_json(st, targets, wall_s);
+
+		json_print(f, o);
+		fputc('\n', f);
+		json_object_put(o);
+		return;
 	}
+	if (title)
+		fprintf(f, "\n %s\n\n", title);
 	for (i = 0; i < targets->n; i++) {
 		const struct stat_row *w = stats_find_row(st->watch, st->nr_watch,
 						    targets->v[i], NULL);
 		unsigned long hits = w ? w->hits : 0;
 
-		if (json) {
-			fprintf(f, "%s\n  {\"watch\": ", i ? "," : "");
-			json_str(f, w ? w->name : targets->v[i]);
-			fputs(", \"access\": ", f);
-			json_str(f, w ? w->access : "");
-			fprintf(f, ", \"hits\": %lu, \"callers\": [", hits);
-		} else {
-			fprintf(f, "  %12lu   hits    %s %s\n", hits,
-				w ? w->name : targets->v[i], w ? w->access : "");
-		}
-		first = 1;
+		fprintf(f, "  %12lu   hits    %s %s\n", hits,
+			w ? w->name : targets->v[i], w ? w->access : "");
 		for (j = 0; j < st->nr_caller; j++) {
 			const struct stat_row *c = &st->caller[j];
 
 			if (!target_same(c->target, targets->v[i]) || !c->hits)
 				continue;
-			if (json) {
-				fprintf(f, "%s\n    {\"caller\": ", first ? "" : ",");
-				json_str(f, c->name);
-				fprintf(f, ", \"hits\": %lu, \"percent\": %.2f}",
-					c->hits, share(c->hits, hits));
-			} else {
-				fprintf(f, "  %12lu  %6.2f%%   %s\n", c->hits,
-					share(c->hits, hits), c->name);
-			}
-			first = 0;
+			fprintf(f, "  %12lu  %6.2f%%   %s\n", c->hits,
+				share(c->hits, hits), c->name);
 		}
-		if (json)
-			fputs(first ? "]}" : "\n  ]}", f);
-		else
-			fputc('\n', f);
+		fputc('\n', f);
 	}
-	if (json)
-		fputs("\n]}\n", f);
-	else if (wall_s > 0)
+	if (wall_s > 0)
 		fprintf(f, "  %.3f seconds time elapsed\n\n", wall_s);
 }
 
