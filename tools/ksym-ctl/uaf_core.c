@@ -640,7 +640,7 @@ bool uaf_helper_function(const char *fn)
 	/* The string and page helpers, and their arch and instrumented names. */
 	static const char * const prefix[] = {
 		"memset", "memcpy", "memmove", "memzero_explicit", "__memset",
-		"__memcpy", "__memmove", "__pi_mem", "__pi___mem", "clear_page",
+		"__memcpy", "__memmove", "__pi_", "clear_page",
 		"__clear_page", "copy_page", "__copy_page", "clear_user",
 		"__clear_user", "rep_stos_", "rep_movs_",
 	};

@@ -270,6 +270,10 @@ static void test_allocator(void)
 
 static void test_allocator_frames(void)
 {
+	/* arm64's clear_page is __pi_clear_page: a page given out, zeroed. */
+	static const char * const pi_clear[] = { "__pi_clear_page", "kernel_init_pages",
+						 "post_alloc_hook" };
+
 	/* The allocator's own: innermost, or under memset and the like. */
 	static const char * const own[] = { "set_freepointer_x", "do_slab_free" };
 	static const char * const wiped[] = { "memset", "__memset",
@@ -322,6 +326,7 @@ static void test_allocator_frames(void)
 	      uaf_entry_function("el1_interrupt") &&
 	      uaf_entry_function("irq_exit_rcu"));
 	CHECK(!uaf_entry_function("kfree") && !uaf_entry_function(NULL));
+	CHECK(uaf_allocator_frames(pi_clear, 3));
 }
 
 /*
