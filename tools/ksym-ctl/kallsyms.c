@@ -6,12 +6,12 @@
  *   ffffffffc0002000 b ksym_hitgen_var	[ksym_hitgen]
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kallsyms.h"
-#include "utils.h"
 
 static int by_addr(const void *a, const void *b)
 {
@@ -213,6 +213,17 @@ int kallsyms_extent(const struct kallsyms *ks, const char *name,
 	return kallsyms_extent_at(ks, kallsyms_addr(ks, name), start, end);
 }
 
+/* *@why: the message (malloc'ed), NULL when out of memory. */
+static void say(char **why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(why, fmt, ap) < 0)
+		*why = NULL;
+	va_end(ap);
+}
+
 /* Whether line "0xADDR NAME..." of kallsyms_count()'s @list has @addr. */
 static bool listed_at(const char *list, unsigned long long addr)
 {
@@ -227,13 +238,15 @@ static bool listed_at(const char *list, unsigned long long addr)
 }
 
 int kallsyms_function(const struct kallsyms *ks, const char *spec,
-		      unsigned long long *start, unsigned long long *end)
+		      unsigned long long *start, unsigned long long *end,
+		      char **why)
 {
 	const char *at = strchr(spec, '@');
 	char *name, *list = NULL, *e;
 	unsigned long long addr = 0;
 	int n, ret = -1;
 
+	*why = NULL;
 	name = strndup(spec, at ? (size_t)(at - spec) : strlen(spec));
 	if (!name)
 		return -1;
@@ -241,7 +254,7 @@ int kallsyms_function(const struct kallsyms *ks, const char *spec,
 		errno = 0;
 		addr = strtoull(at + 1, &e, 16);
 		if (errno || *e || strncmp(at + 1, "0x", 2) || e == at + 3) {
-			err_msg("--kfree-site %s: FUNC@0xADDR wants a hex address\n", spec);
+			say(why, "--kfree-site %s: FUNC@0xADDR wants a hex address\n", spec);
 			goto out;
 		}
 	}
@@ -249,21 +262,21 @@ int kallsyms_function(const struct kallsyms *ks, const char *spec,
 	if (n < 0)
 		goto out;
 	if (!n) {
-		err_msg("--kfree-site %s: no such function in /proc/kallsyms\n", name);
+		say(why, "--kfree-site %s: no such function in /proc/kallsyms\n", name);
 		goto out;
 	}
 	if (at && !listed_at(list, addr)) {
-		err_msg("--kfree-site %s: no %s at 0x%llx; /proc/kallsyms has:\n%s",
-			spec, name, addr, list);
+		say(why, "--kfree-site %s: no %s at 0x%llx; /proc/kallsyms has:\n%s",
+			 spec, name, addr, list);
 		goto out;
 	}
 	if (!at && n > 1) {
-		err_msg("--kfree-site %s: %d functions have that name; say which with MODULE:FUNC or FUNC@0xADDR:\n%s",
-			name, n, list);
+		say(why, "--kfree-site %s: %d functions have that name; say which with MODULE:FUNC or FUNC@0xADDR:\n%s",
+			 name, n, list);
 		goto out;
 	}
 	if (kallsyms_extent_at(ks, at ? addr : kallsyms_addr(ks, name), start, end)) {
-		err_msg("--kfree-site %s: its end is not known (the last symbol)\n", spec);
+		say(why, "--kfree-site %s: its end is not known (the last symbol)\n", spec);
 		goto out;
 	}
 	ret = 0;

@@ -65,10 +65,12 @@ int kallsyms_count(const struct kallsyms *ks, const char *name, char **list);
 /*
  * uaf --kfree-site: the bytes of function "[MODULE:]FUNC[@0xADDR]". A name
  * several symbols have is refused with their list unless @0xADDR says
- * which. 0, or -1 with a message.
+ * which. 0, or -1 with what is wrong in *@why (malloc'ed, one or more
+ * lines, or NULL when out of memory).
  */
 int kallsyms_function(const struct kallsyms *ks, const char *spec,
-		      unsigned long long *start, unsigned long long *end);
+		      unsigned long long *start, unsigned long long *end,
+		      char **why);
 
 /* The bytes of the symbol at @addr: as kallsyms_extent(), by address. */
 int kallsyms_extent_at(const struct kallsyms *ks, unsigned long long addr,

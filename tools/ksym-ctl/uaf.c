@@ -230,7 +230,7 @@ static int changes_refused(struct ksym_session *s)
 static int site_extent(struct uaf_spec *sp)
 {
 	struct kallsyms ks;
-	char *text = ksym_read_text("/proc/kallsyms");
+	char *text = ksym_read_text("/proc/kallsyms"), *why = NULL;
 	int ret = -1;
 
 	if (!text) {
@@ -241,12 +241,15 @@ static int site_extent(struct uaf_spec *sp)
 		err_msg("/proc/kallsyms shows no addresses (kptr_restrict, or not root)\n");
 		goto out;
 	}
-	if (kallsyms_function(&ks, sp->site, &sp->site_start, &sp->site_end))
+	if (kallsyms_function(&ks, sp->site, &sp->site_start, &sp->site_end, &why)) {
+		err_msg("%s", why ? why : "out of memory\n");
 		goto out;
+	}
 	debug_msg("%s: [0x%llx, 0x%llx)\n", sp->site, sp->site_start, sp->site_end);
 	ret = 0;
 out:
 	kallsyms_free(&ks);
+	free(why);
 	return ret;
 }
 

@@ -291,12 +291,19 @@ static void test_kallsyms(void)
 		free(list);
 		CHECK(kallsyms_count(&ks, "other_mod:pid_max", NULL) == 1);
 		CHECK(kallsyms_count(&ks, "nope", NULL) == 0);
-		CHECK(QUIET(kallsyms_function(&ks, "pid_max", &start, &end)) == -1);
-		CHECK(kallsyms_function(&ks, "pid_max@0xffffffff82000000", &start, &end) == 0);
-		CHECK(start == 0xffffffff82000000ULL && end > start);
-		CHECK(QUIET(kallsyms_function(&ks, "pid_max@0xffffffff82000008", &start, &end)) == -1);
-		CHECK(QUIET(kallsyms_function(&ks, "pid_max@zz", &start, &end)) == -1);
-		CHECK(kallsyms_function(&ks, "do_proc_dointvec_minmax_conv", &start, &end) == 0);
+		CHECK(kallsyms_function(&ks, "pid_max", &start, &end, &list) == -1);
+		CHECK_STR(list, "--kfree-site pid_max: 2 functions have that name; say which with MODULE:FUNC or FUNC@0xADDR:\n"
+			  "0xffffffff82000000 pid_max\n0xffffffffc0003000 pid_max [other_mod]\n");
+		free(list);
+		CHECK(kallsyms_function(&ks, "pid_max@0xffffffff82000000", &start, &end, &list) == 0);
+		CHECK(start == 0xffffffff82000000ULL && end > start && !list);
+		CHECK(kallsyms_function(&ks, "pid_max@0xffffffff82000008", &start, &end, &list) == -1);
+		CHECK_HAS(list, "no pid_max at 0xffffffff82000008");
+		free(list);
+		CHECK(kallsyms_function(&ks, "pid_max@zz", &start, &end, &list) == -1);
+		CHECK_HAS(list, "wants a hex address");
+		free(list);
+		CHECK(kallsyms_function(&ks, "do_proc_dointvec_minmax_conv", &start, &end, &list) == 0);
 		CHECK(start == 0xffffffff81234560ULL && end == 0xffffffff81234600ULL);
 	}
 	kallsyms_free(&ks);
