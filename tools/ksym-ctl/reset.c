@@ -29,7 +29,8 @@ static void reset_usage(FILE *f)
 		"tracer and set_event_pid, and put back the watches, tracer options and\n"
 		"settings (ksym_trigger_slots, set by uaf -s) that only they held, where\n"
 		"what they set is still there. Runs that are still going are left\n"
-		"alone. 'ksym-ctl list' points out such leftovers.\n"
+		"alone. 'ksym-ctl list' points out such leftovers. An instance still busy\n"
+		"(a killed record's trace-cmd flushing) is waited for, up to 10 s.\n"
 		"\n"
 		"example:\n"
 		"  ksym-ctl reset\n");
