@@ -416,7 +416,7 @@ int local_reset_probes(struct strv *done)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char group[96], event[96], inst[96], rm[200], *c;
 
-		if (sscanf(line, "%*[pfr]:%95[^/]/%95s", group, event) != 2 ||
+		if (sscanf(line, "%*[^:]:%95[^/]/%95s", group, event) != 2 ||
 		    strncmp(group, "ksym_ctl_local_", 15))
 			continue;
 		snprintf(inst, sizeof(inst), "%s", group);

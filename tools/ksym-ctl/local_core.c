@@ -270,6 +270,10 @@ static const char *context(const struct local_data *d, const struct local_write 
 
 static void print_value(FILE *f, const struct local_write *w)
 {
+	if (!w->has_old && !w->has_value) {
+		fputs("value not read", f);
+		return;
+	}
 	if (w->has_old)
 		fprintf(f, "0x%llx", w->old);
 	else
@@ -298,18 +302,26 @@ void local_print(FILE *f, const struct local_data *d,
 		[LOCAL_FRAME] = "the frame set up or taken down (prologue, zeroing, probes)",
 		[LOCAL_UNOWNED] = "while no call owned the slot",
 	};
+	static const char * const phrase[] = {
+		[LOCAL_INSIDE] = "inside the call", [LOCAL_OUTSIDE] = "outside the call",
+		[LOCAL_FRAME] = "the frame's", [LOCAL_UNOWNED] = "no call's",
+	};
 	char off[32], name[200];
 	int i, j, k, n = 0, unread = 0;
 
-	fprintf(f, "ksym-ctl local: %s in %s (%s, %lu bytes, %lu watched), at the entry's stack pointer %s (DW_OP_fbreg %ld, CFA = entry + %ld; DWARF from %s), %s",
-		t->var, t->func, t->type, t->size, t->len,
-		signed_hex(t->offset, off, sizeof(off)), t->fbreg, t->cfa_entry,
-		t->debuginfo, t->write_only ? "-w-" : "rw-");
+	fprintf(f, "ksym-ctl local: %s of %s (%s, %lu bytes", t->var, t->func,
+		t->type, t->size);
+	if (t->len < t->size)
+		fprintf(f, ", the first %lu watched", t->len);
+	fprintf(f, ") at the entry's stack pointer %s, %s",
+		signed_hex(t->offset, off, sizeof(off)),
+		t->write_only ? "-w-" : "rw-");
 	if (rep->pids)
 		fprintf(f, ", calls by %s", rep->pids);
 	if (rep->title)
 		fprintf(f, ", while '%s' ran", rep->title);
-	fputs("\n", f);
+	fprintf(f, "\n    DWARF: %s: DW_OP_fbreg %ld, CFA = entry stack pointer + %ld\n",
+		t->debuginfo, t->fbreg, t->cfa_entry);
 	for (i = 0; i < d->nr_writes; i++) {
 		const struct local_write *w = &d->writes[i];
 		const struct local_call *c = w->call >= 0 ? &d->calls[w->call] : NULL;
@@ -320,12 +332,12 @@ void local_print(FILE *f, const struct local_data *d,
 			continue;
 		kallsyms_name_off(ks, w->ip, name, sizeof(name));
 		fprintf(f, "\nwrite %d, %s: %s, %s, %s (pid %d) on CPU %d\n", ++n,
-			local_class_name(w->cls), name, context(d, w), w->comm, w->pid,
+			phrase[w->cls], name, context(d, w), w->comm, w->pid,
 			w->cpu);
 		fprintf(f, "    0x%llx: ", w->addr);
 		print_value(f, w);
 		if (c)
-			fprintf(f, "; the call of %s (pid %d) on CPU %d, depth %d, entry sp 0x%llx\n",
+			fprintf(f, "; the call: %s (pid %d) on CPU %d, depth %d, entry sp 0x%llx\n",
 				c->comm, c->pid, c->cpu, c->depth, c->sp);
 		else
 			fputs("; no call of the function owned the slot\n", f);
