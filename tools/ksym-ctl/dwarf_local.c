@@ -135,7 +135,7 @@ static int find_symbol(Dwfl_Module *mod, const char *path, const char *func,
 		}
 	}
 	if (exact > 1) {
-		err_msg("%s: %d functions are named %s (static functions of several files): ksym-ctl local cannot tell which; give --debuginfo the module that has only one\n",
+		err_msg("%s: %d functions are named %s (static functions of several files, or inlined ones' out-of-line copies): ksym-ctl local cannot tell which one a probe on the name would hit; watch a local of a function whose name is its own\n",
 			path, exact, func);
 		return -1;
 	}

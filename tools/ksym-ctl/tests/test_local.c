@@ -17,6 +17,7 @@
 #define KO_X86		"../../../build/obj/kernel/trace/ksym_hitgen.ko"
 #define KO_ARM64	"../../../build/obj-arm64/kernel/trace/ksym_hitgen.ko"
 #define KO_STRIPPED	"../../../build/modroot/lib/modules"
+#define VMLINUX_X86	"../../../build/obj/vmlinux"
 
 /* Captured stderr of a call expected to fail, into @buf. */
 static int failing(const char *ko, const char *func, const char *var,
@@ -206,10 +207,39 @@ static void test_classes(void)
 	kallsyms_free(&ks);
 }
 
+/* Copies the compiler made (foo.isra.0): one is resolved, several refused. */
+static void test_copies(void)
+{
+	struct dwarf_local a, b;
+	char err[2048];
+	bool no_dwarf;
+
+	if (access(VMLINUX_X86, R_OK)) {
+		printf("test_local: %s not built: copies not tested\n", VMLINUX_X86);
+		return;
+	}
+	/* simple_attr_write_xsigned has one copy, .constprop.0.isra.0. */
+	CHECK(!dwarf_local_find(VMLINUX_X86, "simple_attr_write_xsigned", "val", &a,
+				&no_dwarf));
+	CHECK_STR(a.func, "simple_attr_write_xsigned.constprop.0.isra.0");
+	CHECK(!dwarf_local_find(VMLINUX_X86, "simple_attr_write_xsigned.constprop.0.isra.0",
+				"val", &b, &no_dwarf));
+	CHECK(a.offset == b.offset && a.offset < 0);
+	CHECK_STR(a.type, "long long unsigned int");
+	/* __neigh_lookup has only copies, two. */
+	CHECK(failing(VMLINUX_X86, "__neigh_lookup", "n", err, sizeof(err)) < 0);
+	CHECK_HAS(err, "__neigh_lookup has 2 copies the compiler made (__neigh_lookup.constprop.0, ");
+	CHECK_HAS(err, "name the one to watch");
+	/* rcu_lock_acquire: a static function of many files. */
+	CHECK(failing(VMLINUX_X86, "rcu_lock_acquire", "map", err, sizeof(err)) < 0);
+	CHECK_HAS(err, "functions are named rcu_lock_acquire (static functions of several files");
+}
+
 void test_local(void)
 {
 	test_ko(KO_X86, EM_X86_64, 8);
 	test_ko(KO_ARM64, EM_AARCH64, 0);
 	test_stripped();
+	test_copies();
 	test_classes();
 }
