@@ -6,8 +6,10 @@
  *	trace_ksym.c		hit path, ksym events, the tracer, tracefs files
  *	trace_ksym_parse.c	ksym_trace_filter grammar and error texts
  *	trace_ksym_btf.c	field paths and casts, resolved from BTF
- *	trace_ksym_trigger.c	ksym_watch/ksym_unwatch event triggers: objects
- *				found at run time, watched in slots of their own
+ *	trace_ksym_trigger.c	ksym_watch/ksym_unwatch event triggers: their
+ *				grammar, commands and trace_stat/ksym_triggers
+ *	trace_ksym_slot.c	the triggers' slots: claims, generations,
+ *				publish, park, retire, the per-CPU moves
  *	trace_ksym_watch.c	watch set: transactions, arming, hotplug, modules
  *	trace_ksym_stat.c	trace_stat/ksym_tracer and ksym_callers
  *	trace_ksym_branch.c	branch snippets (CONFIG_KSYM_TRACER_BRANCHES)
@@ -433,6 +435,9 @@ int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 int ksym_btf_resolve_type(struct ksym_entry *e, struct ksym_target *t);
 bool ksym_btf_func_arg_struct(const char *func, const char *name, int index,
 			      char *out, size_t size);
+struct trace_event_call;
+bool ksym_probe_arg_struct(struct trace_event_call *call, const char *field,
+			   char *out, size_t size);
 
 /* trace_ksym_watch.c: the watch set, under ksym_mutex */
 extern struct mutex ksym_mutex;
@@ -471,10 +476,104 @@ bool ksym_in_hit_handler(void);
 
 /* trace_ksym_stat.c */
 int ksym_stat_init(void);
-unsigned long ksym_watch_hits(struct ksym_watch *watch, int cpu);
 
-/* trace_ksym_trigger.c: watches of objects found at run time */
-extern struct list_head ksym_dyns;
+/**
+ * ksym_watch_hits - the hits a watch has counted on one CPU
+ * @watch: the watch
+ * @cpu:   the CPU
+ *
+ * Return: the sum of its callers' and other hits there.
+ */
+static inline unsigned long ksym_watch_hits(struct ksym_watch *watch, int cpu)
+{
+	struct ksym_cpu_stats *s = per_cpu_ptr(watch->stats, cpu);
+	unsigned long hits = READ_ONCE(s->other);
+	int i;
+
+	for (i = 0; i < KSYM_CALLER_SLOTS; i++)
+		hits += READ_ONCE(s->callers[i].hits);
+	return hits;
+}
+
+/*
+ * Watches of objects found at run time: the triggers (trace_ksym_trigger.c)
+ * and their slots (trace_ksym_slot.c). The slots read and count in struct
+ * ksym_trigger; only the triggers call the slots.
+ */
+#define KSYM_TRIGGER_EVENT_MAX	(2 * 64 + 2)	/* "system:event", MAX_EVENT_NAME_LEN */
+
+/**
+ * struct ksym_trigger - one ksym_watch or ksym_unwatch trigger
+ * @list:      entry in ksym_triggers, under ksym_trigger_mutex
+ * @unwatch:   a ksym_unwatch trigger (no slots)
+ * @call:      the event, whose module (if any) the trigger holds
+ * @tr:        the instance of the event file it is set in: an unwatch
+ *             ends watches of that instance's triggers only (compared,
+ *             never followed)
+ * @event:     "system:event", for the stat file and error_log
+ * @canon:     the trigger's canonical text, without count and filter
+ * @name:      what events and profiles call the watched field:
+ *             "ksym_hitgen_obj.count", or the event field's name
+ * @field_off: where the address is in the event's record
+ * @off:       bytes from the object to the watched field, or (unwatch)
+ *             from the field's address to the object; negative below it
+ *             (a local below the stack pointer a probe fetched)
+ * @len:       bytes watched
+ * @access:    HW_BREAKPOINT_W or _RW
+ * @nr_slots:  slots asked for (ksym_trigger_slots when created)
+ * @slots:     the slots
+ * @nr_live_slots: slots whose breakpoints were registered
+ * @armed:     objects a slot was taken for
+ * @missed:    firings that found no free slot
+ * @refused:   firings whose address is no kernel RAM, or misaligned
+ * @unwatched: watches ended by ksym_unwatch
+ * @too_hot:   watches ended by the hit-rate guard
+ * @stray:     hits of a slot's breakpoint while it was parked
+ * @window_last: ns from the last firing to its watch live everywhere
+ * @window_max:  the longest such window
+ * @reg_work:  registers the slots' breakpoints
+ * @free_work: releases them and frees the trigger
+ */
+struct ksym_trigger {
+	struct list_head	list;
+	bool			unwatch;
+	struct trace_event_call	*call;
+	const struct trace_array *tr;
+	char			event[KSYM_TRIGGER_EVENT_MAX];
+	char			*canon;
+	char			*name;
+	unsigned int		field_off;
+	long			off;
+	unsigned int		len;
+	unsigned int		access;
+	int			nr_slots;
+	struct ksym_dyn		*slots[KSYM_TRIGGER_SLOTS_MAX];
+	int			nr_live_slots;
+	atomic_long_t		armed;
+	atomic_long_t		missed;
+	atomic_long_t		refused;
+	atomic_long_t		unwatched;
+	atomic_long_t		too_hot;
+	atomic_long_t		stray;
+	u64			window_last;
+	u64			window_max;
+	struct work_struct	reg_work;
+	struct work_struct	free_work;
+};
+
+/* trace_ksym_slot.c: a trigger's slots */
+struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig, const char *name);
+void ksym_dyn_free(struct ksym_dyn *d);
+int ksym_dyn_register_all(struct ksym_trigger *trig);
+void ksym_dyn_release_all(struct ksym_trigger *trig);
+bool ksym_dyn_watching(struct ksym_trigger *trig, unsigned long obj);
+struct ksym_dyn *ksym_dyn_claim(struct ksym_trigger *trig, unsigned long obj,
+				unsigned long *gen);
+bool ksym_dyn_arm(struct ksym_trigger *trig, struct ksym_dyn *d,
+		  unsigned long gen, unsigned long obj, unsigned long addr);
+bool ksym_dyn_end(struct ksym_dyn *d, unsigned long obj);
+void ksym_dyn_unwatch(const struct trace_array *tr, unsigned long obj);
+unsigned long ksym_dyn_cpu_hits(struct ksym_dyn *d, int cpu);
 void ksym_dyn_too_hot(struct ksym_dyn *dyn);
 bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 		    struct pt_regs *regs);
@@ -488,9 +587,11 @@ unsigned long ksym_dyn_object(const struct ksym_dyn *dyn, bool *live);
 struct ksym_watch *ksym_dyn_next_watch(struct ksym_watch *prev);
 void ksym_dyn_cpu_online(unsigned int cpu);
 void ksym_dyn_cpu_offline(unsigned int cpu);
+int ksym_trigger_settle(unsigned long obj);
+
+/* trace_ksym_trigger.c: the ksym_watch and ksym_unwatch commands */
 int ksym_trigger_init(void);
 void ksym_trigger_sync(void);
-int ksym_trigger_settle(unsigned long obj);
 
 /* trace_ksym_branch.c: the last branches before a hit */
 struct ksym_capture;

@@ -16,9 +16,12 @@
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <asm/sections.h>
 
 #include "trace.h"
+#include "trace_dynevent.h"
 #include "trace_ksym.h"
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
 #include "trace_btf.h"
@@ -551,3 +554,136 @@ bool ksym_btf_func_arg_struct(const char *func, const char *name, int index,
 }
 
 #endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */
+
+/* ------------------------------------------------------------------------
+ * Probe arguments: the struct a kprobe's or fprobe's argument points to,
+ * from the probe's definition in the dynamic events and its function's
+ * BTF. For the ksym_watch trigger on a probe event (trace_ksym_trigger.c).
+ */
+
+#ifdef CONFIG_DYNAMIC_EVENTS
+/* An identifier, as BTF names an argument. */
+static bool ksym_btf_ident(const char *s)
+{
+	if (!isalpha(*s) && *s != '_')
+		return false;
+	while (isalnum(*s) || *s == '_')
+		s++;
+	return !*s;
+}
+
+/*
+ * The function and what was fetched for argument @field of probe event
+ * @call, from the probe's definition as dynamic_events shows it:
+ * "p:GROUP/EVENT [MOD:]SYMBOL[+OFFSET] NAME=FETCH..." (kprobe, "r" for a
+ * return probe) or "f:GROUP/EVENT SYMBOL[%return] NAME=FETCH..." (fprobe).
+ * Cut in place in @text. Only arguments at the function's entry, or saved
+ * there for its return: a probe at +OFFSET has none.
+ */
+static bool ksym_probe_def_arg(char *text, const char *field, char **func,
+			       char **fetch)
+{
+	char *tok = strsep(&text, " "), *eq;
+
+	if (!tok || !strchr("prf", tok[0]))
+		return false;
+	*func = strsep(&text, " ");
+	if (!*func || strchr(*func, '+'))
+		return false;
+	(*func)[strcspn(*func, "%")] = '\0';
+	if (strchr(*func, ':'))
+		*func = strchr(*func, ':') + 1;
+	while ((tok = strsep(&text, " "))) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (!strcmp(tok, field)) {
+			*fetch = eq + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The struct of @field in one probe's definition, @m's text: see below. */
+static bool ksym_probe_def_struct(struct seq_file *m, const char *field,
+				  char *out, size_t size)
+{
+	char *func = NULL, *fetch = NULL, *name = NULL;
+	int index = -1;
+
+	if (!m->count || m->count >= m->size)
+		return false;
+	m->buf[m->count] = '\0';
+	m->buf[strcspn(m->buf, "\n")] = '\0';
+	if (!ksym_probe_def_arg(m->buf, field, &func, &fetch))
+		return false;
+	if (str_has_prefix(fetch, "$arg")) {
+		if (kstrtoint(fetch + strlen("$arg"), 10, &index) || index < 1)
+			return false;
+		index--;
+	} else if (ksym_btf_ident(fetch)) {
+		name = fetch;
+	} else {
+		return false;
+	}
+	return ksym_btf_func_arg_struct(func, name, index, out, size);
+}
+
+/**
+ * ksym_probe_arg_struct - the struct a probe event's argument points to
+ * @call:  the event
+ * @field: the argument's field in the event
+ * @out:   set to "struct NAME"
+ * @size:  the size of @out
+ *
+ * The struct a kprobe's or fprobe's argument @field points to, where BTF
+ * knows it: the event's format has a u64, but the probe fetched its
+ * function's argument N ($argN, in an entry or a return probe) or the
+ * argument BTF names. An event may have several probes (on several
+ * functions): each must give the same struct. "struct NAME" at @out.
+ * Called with event_mutex held (trigger files are written under it),
+ * which keeps the list of dynamic events.
+ *
+ * Return: true if BTF gives the struct.
+ */
+bool ksym_probe_arg_struct(struct trace_event_call *call, const char *field,
+			   char *out, size_t size)
+{
+	struct seq_file m = { .size = PAGE_SIZE - 1 };
+	char one[KSYM_NAME_LEN];
+	struct dyn_event *ev;
+	bool found = false;
+
+	if (!(call->flags & (TRACE_EVENT_FL_KPROBE | TRACE_EVENT_FL_FPROBE)))
+		return false;
+	lockdep_assert_held(&event_mutex);
+	m.buf = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!m.buf)
+		return false;
+	for_each_dyn_event(ev) {
+		if (!ev->ops->match(call->class->system, trace_event_name(call),
+				    0, NULL, ev))
+			continue;
+		m.count = 0;
+		ev->ops->show(&m, ev);
+		if (!ksym_probe_def_struct(&m, field, one, sizeof(one)) ||
+		    (found && strcmp(one, out))) {
+			found = false;
+			break;
+		}
+		if (!found && strscpy(out, one, size) < 0)
+			break;
+		found = true;
+	}
+	kfree(m.buf);
+	return found;
+}
+#else
+bool ksym_probe_arg_struct(struct trace_event_call *call, const char *field,
+			   char *out, size_t size)
+{
+	return false;
+}
+#endif

@@ -141,24 +141,6 @@ static int ksym_sum_callers(struct ksym_watch *watch,
 	return nr;
 }
 
-/**
- * ksym_watch_hits - the hits a watch has counted on one CPU
- * @watch: the watch
- * @cpu:   the CPU
- *
- * Return: the sum of its callers' hits and the other ones.
- */
-unsigned long ksym_watch_hits(struct ksym_watch *watch, int cpu)
-{
-	struct ksym_cpu_stats *s = per_cpu_ptr(watch->stats, cpu);
-	unsigned long hits = READ_ONCE(s->other);
-	int i;
-
-	for (i = 0; i < KSYM_CALLER_SLOTS; i++)
-		hits += READ_ONCE(s->callers[i].hits);
-	return hits;
-}
-
 /*
  * The watches, then the triggers' slots that watched an object, under
  * ksym_mutex; NULL after the last.
