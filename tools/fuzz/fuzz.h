@@ -73,6 +73,26 @@ struct tracecmd_input *fuzz_open_fixture(const char *rel);
 /* A FILE that throws away what is printed (printers run to the end). */
 FILE *fuzz_devnull(void);
 
+/*
+ * JSON printed by a tool's printer, checked (review 11-28 L11): a FILE
+ * that collects what is printed (fuzz_json_open()), then fuzz_json_end()
+ * parses it with json-c's tokener, strictly and with UTF-8 validated, and
+ * aborts when it is not exactly one JSON value. Returns the value (put
+ * with json_object_put()); the harness then checks its counts.
+ */
+struct fuzz_json {
+	FILE	*f;
+	char	*buf;
+	size_t	len;
+};
+struct json_object;
+FILE *fuzz_json_open(struct fuzz_json *j);
+struct json_object *fuzz_json_end(struct fuzz_json *j);
+/* Member @key of object @o, a count; aborts when it is not an integer. */
+unsigned long long fuzz_json_uint(struct json_object *o, const char *key);
+/* The length of array member @key of @o; aborts when it is not an array. */
+size_t fuzz_json_len(struct json_object *o, const char *key);
+
 /* The input as a NUL-terminated string (malloc()ed; NUL bytes kept). */
 char *fuzz_strndup(const uint8_t *data, size_t size);
 

@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
 #include <trace-cmd.h>
 
 #include "fuzz.h"
+
+#define FUZZ_JSON_DEPTH	4096
 
 #ifndef KSYM_FUZZ_TOOLS
 #error "build with -DKSYM_FUZZ_TOOLS=\"/abs/path/to/tools\" (the Makefile does)"
@@ -114,4 +117,72 @@ char *fuzz_strndup(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	return s;
+}
+
+FILE *fuzz_json_open(struct fuzz_json *j)
+{
+	j->buf = NULL;
+	j->len = 0;
+	j->f = open_memstream(&j->buf, &j->len);
+	if (!j->f) {
+		perror("fuzz: open_memstream");
+		exit(2);
+	}
+	return j->f;
+}
+
+struct json_object *fuzz_json_end(struct fuzz_json *j)
+{
+	struct json_tokener *tok;
+	struct json_object *o;
+	enum json_tokener_error err;
+	size_t used;
+
+	if (fclose(j->f))
+		exit(2);
+	/*
+	 * Deeper than json-c's default of 32: report -g nests a callchain a
+	 * level a frame (valid JSON; a reader with the default refuses it).
+	 */
+	tok = json_tokener_new_ex(FUZZ_JSON_DEPTH);
+	if (!tok)
+		exit(2);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	o = json_tokener_parse_ex(tok, j->buf, j->len);
+	err = json_tokener_get_error(tok);
+	used = json_tokener_get_parse_end(tok);
+	/* Only white space may follow the one value. */
+	while (o && used < j->len && strchr(" \t\n", j->buf[used]))
+		used++;
+	if (!o || err != json_tokener_success || used != j->len) {
+		fprintf(stderr, "fuzz: invalid JSON (%s) at byte %zu of %zu:\n%.*s\n",
+			json_tokener_error_desc(err), used, j->len, (int)j->len, j->buf);
+		abort();
+	}
+	json_tokener_free(tok);
+	free(j->buf);
+	j->buf = NULL;
+	return o;
+}
+
+unsigned long long fuzz_json_uint(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int)) {
+		fprintf(stderr, "fuzz: JSON has no integer \"%s\"\n", key);
+		abort();
+	}
+	return json_object_get_uint64(v);
+}
+
+size_t fuzz_json_len(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_array)) {
+		fprintf(stderr, "fuzz: JSON has no array \"%s\"\n", key);
+		abort();
+	}
+	return json_object_array_length(v);
 }

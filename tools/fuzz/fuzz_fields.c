@@ -20,7 +20,7 @@
  * (ksym-ctl/btf_check.c), which this harness fuzzes with the rest.
  * Selector bits:
  *   0-3   depth (-D), 15 meaning FIELDS_DEPTH_MAX
- *   4     --json
+ *   4     --json (parsed, its rows counted)
  *   5-7   with an empty ARG, how many named types to skip before the first
  *         looked up
  */
@@ -31,6 +31,7 @@
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <json-c/json.h>
 
 #include "btf_check.h"
 #include "fields.h"
@@ -85,9 +86,18 @@ static void lookup(const char *arg, int depth, int json)
 
 	if (fields_lookup(btf_file, arg, depth, &fs))
 		return;
-	if (json)
-		fields_print_json(fuzz_devnull(), &fs, btf_file);
-	else
+	if (json) {
+		struct fuzz_json j;
+		struct json_object *o;
+
+		/* It parses, with a row for every row (review 11-28 L11). */
+		fields_print_json(fuzz_json_open(&j), &fs, btf_file);
+		o = fuzz_json_end(&j);
+		if (fuzz_json_len(o, "fields") != (size_t)fs.nr_rows ||
+		    fuzz_json_uint(o, "size") != (unsigned long long)fs.size)
+			abort();
+		json_object_put(o);
+	} else
 		fields_print(fuzz_devnull(), &fs, btf_file);
 	fields_free(&fs);
 }

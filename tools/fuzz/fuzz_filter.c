@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "fuzz_stats.h"
 #include "hitcount.h"
 #include "utils.h"
 
@@ -95,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!hitcount_stats(&hc, &st)) {
 		stats_sort_callers(&st, &targets);
 		stats_print(fuzz_devnull(), &st, &targets, 0, "fuzz", 0);
-		stats_print(fuzz_devnull(), &st, &targets, 1, NULL, 0);
+		fuzz_stats_json(&st, &targets, 0);
 		stats_free(&st);
 	}
 	hitcount_free(&hc);

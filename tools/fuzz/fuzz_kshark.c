@@ -25,19 +25,6 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The C++ part's symbols: no GUI here. */
-void plugin_ksym_draw(struct kshark_cpp_argv *argv, int sd, int val,
-		      int draw_action)
-{
-	(void)argv; (void)sd; (void)val; (void)draw_action;
-}
-
-void *plugin_ksym_set_gui_ptr(void *gui_ptr)
-{
-	(void)gui_ptr;
-	return NULL;
-}
-
 #define NR_STREAMS	3
 
 static struct kshark_data_stream *streams[NR_STREAMS];

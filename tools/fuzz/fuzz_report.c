@@ -13,7 +13,7 @@
  *         older ksym_hit without them)
  *   1-2   --sort keys (four sets)
  *   3     -g
- *   4     --json
+ *   4     --json (parsed, its hit counts checked against the report's)
  *   5     the file is of the other byte order than the fixture
  *   6     the file's longs are 4 bytes (a 32-bit kernel)
  *   7     bit 0 clear: the formats and kallsyms of kshark-ksym/tests/
@@ -21,14 +21,12 @@
  *         ksym-hits.dat; bit 0 set: the file says it has 1 CPU (hits on
  *         other CPUs: L6)
  */
-#include <assert.h>
 #include <stdlib.h>
 
 #include <trace-cmd.h>
 
 #include "fuzz.h"
-#include "report_tree.h"
-#include "tracedat.h"
+#include "fuzz_reports.h"
 
 static struct tracecmd_input *fixture[3];
 
@@ -51,12 +49,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct tracedat_reader *rd = NULL;
-	struct tracedat_info info = { 0 };
 	struct report r = { 0 };
 	struct fuzz_record *recs = NULL;
 	struct tep_handle *tep;
-	int big, long_size, cpus, nr = 0, i;
+	int big, long_size, cpus, nr = 0;
 	uint8_t sel;
 
 	if (!size)
@@ -77,24 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.show_changed = true;
 	if (report_parse_sort(&r, sorts[(sel >> 1) & 3]))
 		abort();
-	if (tracedat_reader_new(tep, &r, &info, &rd) || !rd)
-		abort();	/* every fixture has ksym_hit */
 	nr = fuzz_records_split(data + 1, size - 1, &recs);
-	for (i = 0; i < nr; i++) {
-		struct tep_record rec;
-
-		fuzz_tep_record(&rec, &recs[i], 1000 * (i + 1));
-		if (tracedat_reader_add(rd, &rec, rec.cpu))
-			break;
-	}
-	tracedat_reader_end(rd);
-	/* Every hit the reader counted is in the report (not lost on the way). */
-	assert(r.hits == info.hits);
-	report_sort(&r);
-	if (sel & 0x10)
-		report_print_json(fuzz_devnull(), &r, "fuzz.dat");
-	else
-		report_print(fuzz_devnull(), &r, "ksym-ctl report of fuzz.dat");
+	if (fuzz_report_records(&r, tep, recs, nr, sel & 0x10))
+		abort();	/* every fixture has ksym_hit */
 	report_free(&r);
 	fuzz_records_free(recs, nr);
 

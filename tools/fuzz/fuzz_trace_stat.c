@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "fuzz_stats.h"
 #include "stats.h"
 
 #define TARGETS_MAX	32
@@ -44,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < targets.n; i++)
 		stats_watch_hits(&after, targets.v[i]);
 	stats_print(fuzz_devnull(), &after, &targets, 0, "fuzz", 1.5);
-	stats_print(fuzz_devnull(), &after, &targets, 1, NULL, 1.5);
+	fuzz_stats_json(&after, &targets, 1.5);
 	strv_free(&targets);
 	stats_free(&before);
 	stats_free(&after);

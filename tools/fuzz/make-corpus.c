@@ -8,7 +8,9 @@
  * fields.c must handle) and a slice of the host's kernel BTF (a few types,
  * pointers cut to forward declarations: small), and the texts of
  * /proc/kallsyms, trace_stat and ksym_trace_filter as the kernel writes
- * them. Run by `make corpus`; its output is committed (keep it small).
+ * them, event formats (tracefs' format files: the VM kernel's, older and
+ * crafted ones) with records laid out on them, and ksym-ctl state files.
+ * Run by `make corpus`; its output is committed (keep it small).
  *
  *   make-corpus DIR
  */
@@ -679,6 +681,229 @@ static void uaf_seeds(void)
 	fclose(f);
 }
 
+/* format ----------------------------------------------------------------- */
+
+#define F_COMMON	UAF_COMMON
+
+/* The kernel's ksym_hit with old and has_old (as test_plugin_ksym.c's). */
+static const char f_hit_old[] =
+	"name: ksym_hit\nID: 110\nformat:\n" F_COMMON
+	"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 value;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 old;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long caller;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:u8 len;\toffset:48;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 access;\toffset:49;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 has_value;\toffset:50;\tsize:1;\tsigned:0;\n"
+	"\tfield:u8 has_old;\toffset:51;\tsize:1;\tsigned:0;\n"
+	"\tfield:__data_loc char[] sym;\toffset:52;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%s %s ip=%pS value=0x%llx old=0x%llx\", __get_str(sym), "
+	"__print_symbolic(REC->access, { 1, \"r--\" }, { 2, \"-w-\" }, { 3, \"rw-\" }), "
+	"(void *)REC->ip, REC->value, REC->old\n";
+
+/* An older ksym_hit: "type" for access, sym a fixed array. */
+static const char f_hit_fixed[] =
+	"name: ksym_hit\nID: 111\nformat:\n" F_COMMON
+	"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int type;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:char sym[16];\toffset:28;\tsize:16;\tsigned:0;\n\n"
+	"print fmt: \"%s ip=%pS\", REC->sym, (void *)REC->ip\n";
+
+/* sym as a __rel_loc (offset from the end of the field), len of 2 bytes. */
+static const char f_hit_rel[] =
+	"name: ksym_hit\nID: 112\nformat:\n" F_COMMON
+	"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned short len;\toffset:24;\tsize:2;\tsigned:0;\n"
+	"\tfield:u8 access;\toffset:26;\tsize:1;\tsigned:0;\n"
+	"\tfield:__rel_loc char[] sym;\toffset:28;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%s ip=%pS\", __get_rel_str(sym), (void *)REC->ip\n";
+
+/* Review 11-28 L10: sym's __data_loc word at offset INT_MAX. */
+static const char f_hit_intmax[] =
+	"name: ksym_hit\nID: 113\nformat:\n" F_COMMON
+	"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u8 access;\toffset:24;\tsize:1;\tsigned:0;\n"
+	"\tfield:__data_loc char[] sym;\toffset:2147483647;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%lx\", REC->addr\n";
+
+static const char f_branches[] =
+	"name: ksym_branches\nID: 114\nformat:\n" F_COMMON
+	"\tfield:unsigned int nr;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int source;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc unsigned long[] from_to;\toffset:16;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%u\", REC->nr\n";
+
+/* The seed's tep as fuzz_format makes it: @fmts, then uaf's others. */
+static struct tep_handle *f_tep(const char *const *fmts, int n)
+{
+	struct tep_handle *tep = tep_alloc();
+	char name[64];
+	size_t k;
+	int i;
+
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	for (i = 0; i < n; i++)
+		tep_parse_event(tep, fmts[i], strlen(fmts[i]), "ksym");
+	for (k = 0; k < sizeof(uaf_formats) / sizeof(uaf_formats[0]); k++) {
+		sscanf(uaf_formats[k].text, "name: %63s", name);
+		for (i = 0; i < n; i++)
+			if (strstr(fmts[i], name) == fmts[i] + 6 &&
+			    fmts[i][6 + strlen(name)] == '\n')
+				break;
+		if (i == n)
+			tep_parse_event(tep, uaf_formats[k].text,
+					strlen(uaf_formats[k].text), uaf_formats[k].system);
+	}
+	return tep;
+}
+
+/* Value @v into field @name of @buf (little-endian), if the event has it. */
+static void f_set(struct tep_event *ev, unsigned char *buf, int size,
+		  const char *name, unsigned long long v)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+	int i;
+
+	if (!f || f->offset < 0 || (long)f->offset + f->size > size || f->size > 8)
+		return;
+	for (i = 0; i < f->size; i++)
+		buf[f->offset + i] = v >> (8 * i);
+}
+
+/*
+ * A record of event @ev (its index @idx as the record's first byte: what
+ * fuzz_format reads to pick the event) with @nv fields set, and the
+ * dynamic array @dyn of @dlen bytes (if any) where its __data_loc or
+ * __rel_loc field says.
+ */
+static void f_rec(FILE *f, int cpu, struct tep_handle *tep, const char *event,
+		  const char *const *names, const unsigned long long *vals, int nv,
+		  const char *dyn_field, const void *dyn, int dlen)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, NULL, event);
+	struct tep_format_field *df, *x;
+	unsigned char buf[512] = { 0 };
+	int i, idx = 0, end = 8;
+
+	for (i = 0; i < tep_get_events_count(tep); i++)
+		if (tep_get_event(tep, i) == ev)
+			idx = i;
+	if (!ev)
+		return;
+	/* The fixed fields' end (a crafted offset past 256 is left out). */
+	for (x = ev->format.fields; x; x = x->next)
+		if (x->offset >= 0 && (long)x->offset + x->size > end &&
+		    (long)x->offset + x->size <= 256)
+			end = x->offset + x->size;
+	for (i = 0; i < nv; i++)
+		f_set(ev, buf, sizeof(buf), names[i], vals[i]);
+	df = dyn_field ? tep_find_field(ev, dyn_field) : NULL;
+	if (df && df->offset >= 0 && (long)df->offset + 4 <= end && end + dlen <= (int)sizeof(buf)) {
+		unsigned int off = df->flags & TEP_FIELD_IS_RELATIVE ?
+				   end - (df->offset + df->size) : end;
+
+		f_set(ev, buf, sizeof(buf), dyn_field,
+		      ((unsigned long long)dlen << 16) | off);
+		memcpy(buf + end, dyn, dlen);
+		end += dlen;
+	}
+	buf[0] = idx;
+	put_rec(f, cpu, buf, end);
+}
+
+static FILE *f_seed(const char *name, int sel, const char *const *fmts, int n)
+{
+	FILE *f = seed("format", name);
+	int i;
+
+	fputc(sel | (n == 1 ? 0 : n), f);
+	for (i = 0; i < n; i++)
+		fwrite(fmts[i], 1, strlen(fmts[i]) + 1, f);
+	return f;
+}
+
+static void format_seeds(void)
+{
+	static const char *const hitf[] = { "addr", "ip", "access", "type", "value",
+					    "has_value", "old", "has_old", "caller", "len" };
+	const unsigned long long hit1[] = { 0xffffffff82000000ULL, 0xffffffff81100810ULL, 2, 2,
+					    42, 1, 41, 1, 0xffffffff81100910ULL, 4 };
+	const unsigned long long hit2[] = { 0xff11000003a1c400ULL, 0xffffffffa000021aULL, 3, 1,
+					    7, 1, 7, 3, 0xffffffffa00000a0ULL, 8 };
+	const unsigned long long ips[] = { 0xffffffff81100810ULL, 0xffffffff81100910ULL };
+	static const char *const stackf[] = { "nr" };
+	const unsigned long long two[] = { 2 };
+	const char *set1[] = { f_hit_old, f_branches };
+	const char *set2[] = { f_hit_fixed };
+	const char *set3[] = { f_hit_rel };
+	const char *set4[] = { f_hit_intmax };
+	const char *set5[] = { uaf_formats[1].text, uaf_formats[2].text };
+	struct { const char *name; int sel; const char **fmts; int n; } seeds[] = {
+		{ "hit-old-branches-json", 0x10, set1, 2 },
+		{ "hit-old-branches-text-g", 0x20, set1, 2 },
+		{ "hit-fixed-sym", 0x10, set2, 1 },
+		{ "hit-rel_loc", 0x10, set3, 1 },
+		{ "hit-sym-offset-intmax-L10", 0x10, set4, 1 },
+		{ "vm-hit-stack-kfree-json", 0x70, set5, 2 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(seeds) / sizeof(seeds[0]); k++) {
+		struct tep_handle *tep = f_tep(seeds[k].fmts, seeds[k].n);
+		FILE *f = f_seed(seeds[k].name, seeds[k].sel, seeds[k].fmts, seeds[k].n);
+
+		f_rec(f, 0, tep, "ksym_hit", hitf, hit1, 10, "sym", "pid_max", 8);
+		f_rec(f, 0, tep, "ksym_stack", stackf, two, 1, "ips", ips, sizeof(ips));
+		f_rec(f, 1, tep, "ksym_hit", hitf, hit2, 10, "sym", "ptr", 4);
+		f_rec(f, 1, tep, "ksym_branches", stackf, two, 1, "from_to", ips, sizeof(ips));
+		f_rec(f, 1, tep, "kmem_cache_free", (const char *const[]){ "call_site", "ptr" },
+		      (const unsigned long long[]){ 0xffffffffa000008fULL, 0xff11000003a1c400ULL },
+		      2, "name", "ksym_hitgen_cache", 18);
+		f_rec(f, 0, tep, "ksym_hit", hitf, hit2, 10, "sym", "ptr", 4);
+		fclose(f);
+		tep_free(tep);
+	}
+}
+
+/* claims ------------------------------------------------------------------ */
+
+#define C_BOOT	"boot\t7f2c8e1a-3b4d-4c5e-8f60-718293a4b5c6\n"
+
+static void claims_seeds(void)
+{
+	static const struct { const char *name; int sel; const char *text; const char *ops; int nops; } s[] = {
+		{ "watch-option-setting", 0, "# ksym-ctl: watches and tracer options held by ksym-ctl runs\n" C_BOOT
+		  "w\tpid_max\t\tpid_max/4:-w-\tksym-ctl-130,ksym-ctl-131\n"
+		  "o\tksym-stack\t0\t1\tksym-ctl-130\n"
+		  "s\tksym_trigger_slots\t4\t8\tksym-ctl-uaf-4242\n",
+		  "\x80\x03\x40\x01\xc1\x00\x04\x0f\x44\x00", 10 },
+		{ "pending-escapes", 0, C_BOOT
+		  "w\tmymod:refcount_x\tmymod:refcount_x/4:rw-@0-1\t?\tksym-ctl-130\n"
+		  "w\tjiffies+0x8\tjiffies+0x8/8:\\t-w-\\n\\\\\t\tx\n"
+		  "o\tksym-changes\t\t1\t\n",
+		  "\x81\x00\x82\x0f\x60\x00", 6 },
+		{ "other-boot", 1, "boot\t00000000-0000-4000-8000-000000000001\n"
+		  "w\tpid_max\t\tpid_max/4:-w-\tksym-ctl-130\n", "\x00\x01", 2 },
+		{ "no-boot-duplicates", 0, "w\tpid_max\ta\tb\tx,x,,ksym-ctl-130\n"
+		  "w\tpid_max\tc\td\tksym-ctl-131\nbogus line\n\n", "\x90\x05\xd0\x01", 4 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(s) / sizeof(s[0]); k++) {
+		FILE *f = seed("claims", s[k].name);
+
+		fputc(s[k].sel, f);
+		fwrite(s[k].text, 1, strlen(s[k].text) + 1, f);
+		fwrite(s[k].ops, 1, s[k].nops, f);
+		fclose(f);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -694,5 +919,7 @@ int main(int argc, char **argv)
 	fields_seeds();
 	text_seeds();
 	uaf_seeds();
+	format_seeds();
+	claims_seeds();
 	return 0;
 }

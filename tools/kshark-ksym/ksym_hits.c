@@ -438,8 +438,8 @@ static const char *ksym_read_str(struct tep_handle *tep,
 	if (!field || record->size < 0 || field->offset < 0 || field->size < 0)
 		return NULL;
 	if (field->flags & TEP_FIELD_IS_DYNAMIC) {
-		if ((unsigned int)(field->offset + field->size) >
-		    (unsigned int)record->size)
+		/* In long: a crafted offset near INT_MAX (review 11-28 L10). */
+		if ((long)field->offset + field->size > record->size)
 			return NULL;
 		loc = tep_read_number(tep, (char *)record->data + field->offset,
 				      field->size);
