@@ -10,6 +10,13 @@
 #     test expects), ok # SKIP (UNSUPPORTED, UNTESTED) = skipped, not ok = failed,
 #     including UNRESOLVED ("# UNRESOLVED": the test could not decide, which for our
 #     own tests is a bug) and UNDEFINED ("# error").
+#   - a skip (KUnit or ftracetest) is a failure unless the list of expected skips
+#     (-v skips=FILE: selftests/expected-skips-ARCH.txt) names its case, with a
+#     reason: "test.d/DIR/CASE.tc REASON" (the path as in KSYM_TESTS; its
+#     "# description:" line, read from the directories of -v tcdirs=DIR:DIR, is
+#     what ftracetest prints) or "kunit:SUITE.CASE REASON". The summary names an
+#     unexpected skip's file, and reports a listed case that now passes (not a
+#     failure). A listed case that does not exist, or has no reason, fails.
 #   - each failed harness check counts one more failure: VM timeout or silence, no
 #     KSYM-TEST-END marker, non-zero ftracetest status without a failed case, fewer
 #     results than a KTAP plan announced, wrong online CPU list, test errors
@@ -24,11 +31,70 @@
 #     that was running: the last "KSYM-CASE-BEGIN" without its "KSYM-CASE-END"
 #     (/init with ksym.deadline), else the last ftracetest result seen before.
 # Variables (-v): status (ok|timeout|idle), elapsed (s), smp (expected CPU count),
-# ignore (ERE), timeout (s), kmemleak (1: the kmemleak report must be there).
+# ignore (ERE), timeout (s), kmemleak (1: the kmemleak report must be there),
+# skips (the expected-skips file; none: every skip fails), tcdirs (see above).
 # Prints "RESULT <passed> <failed> <skipped>" on the very last line for the caller.
 
 function note(s) { notes[++nnotes] = s }
 function harness_fail(s) { hfail++; note("FAIL harness: " s) }
+# The name ftracetest prints for a case file: its "# description:" text, with the
+# runs of blanks an unquoted echo collapses. "" if no directory of tcdirs has it.
+function tcdesc(path,   n, i, dirs, f, line, d, r) {
+	n = split(tcdirs, dirs, ":")
+	for (i = 1; i <= n; i++) {
+		if (dirs[i] == "") continue
+		f = dirs[i] "/" path; d = ""
+		while ((r = (getline line < f)) > 0) {
+			if (line ~ /^#[ \t]*description:/) {
+				d = line; sub(/^[^:]*:/, "", d)
+				gsub(/[ \t]+/, " ", d); sub(/^ /, "", d); sub(/ $/, "", d)
+				break
+			}
+		}
+		close(f)
+		if (r >= 0 && d != "") return d
+	}
+	return ""
+}
+# A result line's case name: "ok 3 NAME # SKIP why" -> NAME ("(instance) " dropped).
+function resname(s) {
+	sub(/^(not )?ok [0-9]+ /, "", s); sub(/ # [A-Za-z]+.*$/, "", s); sub(/^\(instance\) /, "", s)
+	return s
+}
+# The case file whose description is d, for the summary ("" if none is found).
+function descfile(d,   n, i, dirs, cmd, f) {
+	if (!descmap) {
+		descmap = 1
+		n = split(tcdirs, dirs, ":")
+		for (i = 1; i <= n; i++) {
+			if (dirs[i] == "") continue
+			cmd = "cd '" dirs[i] "' 2>/dev/null && find . -name '*.tc' | sort"
+			while ((cmd | getline f) > 0) {
+				sub(/^\.\//, "", f)
+				if (!((tcdesc(f)) in byname)) byname[tcdesc(f)] = f
+			}
+			close(cmd)
+		}
+	}
+	return (d in byname) ? byname[d] : ""
+}
+# A skip: expected (on the list) or a failure.
+function skipped(key, what, shown,   f) {
+	if (key in expkey) {
+		expseen[expkey[key]] = 1
+		note("skip " what " (expected: " expwhy[expkey[key]] "): " shown)
+		return 1
+	}
+	f = ""
+	if (what == "ftracetest") f = descfile(substr(key, 4))
+	note("FAIL unexpected skip, " what ": " shown (f == "" ? "" : " [" f "]") \
+		" (not in " (skips == "" ? "any list of expected skips" : skips) ")")
+	return 0
+}
+function passed(key) {
+	if (key in expkey)
+		note("note: " expname[expkey[key]] " passed; it is on the list of expected skips (" skips ")")
+}
 function directive(s) {
 	# " # SKIP reason" / " # XFAIL" / " # UNRESOLVED" / " # error" at the end of a result
 	if (match(s, / # [A-Za-z]+/)) {
@@ -53,6 +119,23 @@ BEGIN {
 	nofttest = 0
 	inkml = 0; kmlbegin = 0; kmlend = 0; nleak = 0
 	curcase = ""; lastres = ""; kcsan = 0; kcsanctx = 0
+	kuskip = 0; fuskip = 0; nexp = 0
+	if (skips != "") {
+		while ((r = (getline line < skips)) > 0) {
+			sub(/\r$/, "", line)
+			if (line ~ /^[ \t]*(#|$)/) continue
+			name = line; sub(/^[ \t]+/, "", name); sub(/[ \t].*$/, "", name)
+			why = line; sub(/^[ \t]*[^ \t]+[ \t]*/, "", why)
+			if (why == "") { harness_fail("expected skip without a reason: " name " (" skips ")"); continue }
+			nexp++; expname[nexp] = name; expwhy[nexp] = why
+			if (name ~ /^kunit:/) { expkey[name] = nexp; continue }
+			d = tcdesc(name)
+			if (d == "") { harness_fail("expected skip of a case not found (or without a description): " name " (" skips ")"); continue }
+			expkey["ft:" d] = nexp
+		}
+		if (r < 0) harness_fail("cannot read the list of expected skips " skips)
+		close(skips)
+	}
 }
 
 { sub(/\r+$/, ""); tailbuf[NR % 25] = $0 }
@@ -124,19 +207,22 @@ $0 ~ ts {
 			if (body ~ /^not ok/) {
 				kfail++; suitefail++; note("FAIL kunit: " suite body)
 			} else if (d == "SKIP") {
-				kskip++
+				key = "kunit:" suitename "." resname(body)
+				if (skipped(key, "kunit", suite body)) kskip++
+				else kuskip++
 			} else {
 				kpass++
+				passed("kunit:" suitename "." resname(body))
 			}
 		} else if (ind == 0) {
 			kres++
 			if (body ~ /^not ok/ && suitefail == 0) {
 				kfail++; note("FAIL kunit suite: " body)
 			}
-			suitefail = 0; suite = ""
+			suitefail = 0; suite = ""; suitename = ""
 		}
 	} else if (body ~ /^# Subtest: / && ind == 4) {
-		suite = substr(body, 12) ": "
+		suitename = substr(body, 12); suite = suitename ": "
 	} else if (body ~ /^# .*(EXPECTATION|ASSERTION) FAILED/) {
 		note("  kunit " suite substr(body, 3))
 	}
@@ -151,9 +237,11 @@ infr && /^(not )?ok [0-9]+/ {
 	if ($0 ~ /^not ok/) {
 		ffail++; note("FAIL ftracetest: " $0)
 	} else if (d == "SKIP") {
-		fskip++; note("skip ftracetest: " $0)
+		if (skipped("ft:" resname($0), "ftracetest", $0)) fskip++
+		else fuskip++
 	} else {
 		fpass++
+		passed("ft:" resname($0))
 	}
 	next
 }
@@ -188,9 +276,11 @@ END {
 	print "==== ksym test summary ===="
 	printf "boot: /init at %s s of guest uptime, CPUs online %s, VM ran %s s\n", \
 		(initat == "" ? "?" : initat), (cpus == "" ? "?" : cpus), elapsed
-	printf "KUnit: %d passed, %d failed, %d skipped (%d suite(s))\n", kpass, kfail, kskip, kres
+	printf "KUnit: %d passed, %d failed, %d skipped (%d suite(s))%s\n", kpass, kfail + kuskip, kskip, kres, \
+		(kuskip ? " (" kuskip " of the failed: unexpected skips)" : "")
 	if (fplan >= 0 || fres > 0)
-		printf "ftracetest: %d passed, %d failed, %d skipped\n", fpass, ffail, fskip
+		printf "ftracetest: %d passed, %d failed, %d skipped (expected)%s\n", fpass, ffail + fuskip, fskip, \
+			(fuskip ? " (" fuskip " of the failed: unexpected skips)" : "")
 	else if (nofttest)
 		print "ftracetest: no test cases (0 run)"
 	else
@@ -211,7 +301,7 @@ END {
 		print "last console lines:"
 		for (i = NR - 24; i <= NR; i++) if (i > 0) print "  | " tailbuf[i % 25]
 	}
-	p = kpass + fpass; f = kfail + ffail + hfail; k = kskip + fskip
+	p = kpass + fpass; f = kfail + ffail + hfail + kuskip + fuskip; k = kskip + fskip
 	printf "ksym: %d passed, %d failed, %d skipped\n", p, f, k
 	printf "RESULT %d %d %d\n", p, f, k
 }

@@ -30,6 +30,9 @@
 # KSYM_KMEMLEAK=1 (test mode: /init scans for leaks after the tests and prints the
 # kmemleak report, whose every leak fails the run; needs CONFIG_DEBUG_KMEMLEAK),
 # KSYM_CONFIG_MISSING (the build's list of config settings that did not take).
+# KSYM_EXPECTED_SKIPS (test mode: the list of cases that may be skipped, each with
+# its reason; default selftests/expected-skips-ARCH.txt; any other skip fails the
+# run and is named: scripts/parse-console.awk; empty: every skip fails).
 # KSYM_CASE_SECS (test mode: a run bounded by time, make check-debug and
 # check-kcsan): the allowance per ftracetest case (s); then the VM limit, unless
 # KSYM_VM_TIMEOUT is given, is KSYM_BOOT_SECS (boot and KUnit, default 300) +
@@ -252,8 +255,12 @@ if [[ $MODE == run ]]; then
 	exit
 fi
 
+# A skip fails unless the architecture's list of expected skips names its case.
+skips=${KSYM_EXPECTED_SKIPS-$ROOT/selftests/expected-skips-$ARCH.txt}
+tcdirs=$ROOT/selftests/ftrace:$TREE/tools/testing/selftests/ftrace${KSYM_SELFTEST_DIR:+:$KSYM_SELFTEST_DIR}
 awk -v status="$status" -v elapsed="$elapsed" -v smp="$SMP" -v timeout="$TIMEOUT" \
 	-v ignore="${KSYM_CONSOLE_IGNORE:-}" -v kmemleak="${KSYM_KMEMLEAK:-0}" \
+	-v skips="$skips" -v tcdirs="$tcdirs" \
 	-f "$ROOT/scripts/parse-console.awk" "$LOG" > "$SUMMARY.tmp"
 read -r _ _ failed _ < <(tail -n 1 "$SUMMARY.tmp")
 sed '$d' "$SUMMARY.tmp" > "$SUMMARY"

@@ -9,7 +9,11 @@
 # case, a timeout, a silent VM, no start or end marker, a bad exit status,
 # fewer results than planned, wrong CPUs, an error from /init, an Oops; with
 # a guest deadline (one ftracetest run per case), a case not run or killed at
-# the deadline fails, and a run cut short names the case that was running.
+# the deadline fails, and a run cut short names the case that was running;
+# a skip (ftracetest or KUnit) fails unless the list of expected skips names
+# its case, and is then named; a listed one passes, a listed case that passes
+# is reported, and a list with a case that does not exist or without a reason
+# fails; the tree's own lists (selftests/expected-skips-*.txt) name real cases.
 # Run by make check (before the VM), make check-debug and make check-kcsan.
 set -euo pipefail
 
@@ -77,7 +81,8 @@ check() {
 	shift 3
 	n=$((n + 1))
 	cat > "$tmp/log"
-	awk -v status=ok -v elapsed=1 -v smp=2 -v timeout=60 -v ignore= -v kmemleak="$kml" "$@" \
+	awk -v status=ok -v elapsed=1 -v smp=2 -v timeout=60 -v ignore= -v kmemleak="$kml" \
+		-v skips= -v tcdirs="$tmp/tc" "$@" \
 		-f "$AWK" "$tmp/log" > "$tmp/out"
 	read -r _ _ got _ < <(tail -n 1 "$tmp/out")
 	if [[ -n $says ]] && ! grep -qF -- "$says" "$tmp/out"; then
@@ -163,7 +168,51 @@ check "KUnit: fewer suites than planned" 1 0 < <(sub_log '/1\.000006/d')
 check "ftracetest case fails" 1 0 < <(sub_log 's/^ok 2 ksym tracer - two/not ok 2 ksym tracer - two/')
 check "ftracetest case unresolved" 1 0 < <(sub_log 's/^ok 2 ksym tracer - two/not ok 2 ksym tracer - two # UNRESOLVED/')
 check "ftracetest: fewer cases than planned" 1 0 < <(sub_log '/^ok 2 ksym tracer - two/d')
-check "ftracetest XFAIL and SKIP do not fail" 0 0 < <(sub_log 's/^ok 1 ksym tracer - one/ok 1 ksym tracer - one # XFAIL/; s/^ok 2 ksym tracer - two/ok 2 ksym tracer - two # SKIP/')
+check "ftracetest XFAIL does not fail" 0 0 < <(sub_log 's/^ok 1 ksym tracer - one/ok 1 ksym tracer - one # XFAIL/')
+
+# Expected skips. The cases' files (their descriptions are what ftracetest
+# prints; blanks collapsed as its unquoted echo does) and lists of them.
+mkdir -p "$tmp/tc/test.d/ksym" "$tmp/tc2/test.d/other"
+printf '#!/bin/sh\n# SPDX-License-Identifier: GPL-2.0\n# description: ksym tracer - one\n' > "$tmp/tc/test.d/ksym/one.tc"
+printf '#!/bin/sh\n# description:   ksym tracer -\t two\nexit_unsupported\n' > "$tmp/tc/test.d/ksym/two.tc"
+printf '# description: other - three\n' > "$tmp/tc2/test.d/other/three.tc"
+printf '# comment\n\ntest.d/ksym/two.tc   needs what this VM lacks\nkunit:ksym_parser.ksym_parse_ok  a KUnit reason\n' > "$tmp/skips"
+printf 'test.d/ksym/two.tc needs what this VM lacks\ntest.d/ksym/nope.tc a case that is gone\n' > "$tmp/skips-gone"
+printf 'test.d/ksym/two.tc\n' > "$tmp/skips-noreason"
+printf 'test.d/other/three.tc from the second directory\n' > "$tmp/skips-dir2"
+# (ftracetest prints UNSUPPORTED and UNTESTED as "# SKIP".)
+skip2='s/^ok 2 ksym tracer - two/ok 2 ksym tracer - two # SKIP/'
+kskip='s/^\(\[ *1\.000005\]\)     ok 1 ksym_parse_ok/\1     ok 1 ksym_parse_ok # SKIP no hardware/'
+says="FAIL unexpected skip, ftracetest: ok 2 ksym tracer - two # SKIP [test.d/ksym/two.tc]"
+check "an unexpected ftracetest SKIP fails, named by its file" 1 0 < <(sub_log "$skip2")
+says="skip ftracetest (expected: needs what this VM lacks): ok 2 ksym tracer - two # SKIP"
+check "a listed ftracetest SKIP passes" 0 0 -v skips="$tmp/skips" < <(sub_log "$skip2")
+says="ftracetest: 1 passed, 0 failed, 1 skipped"
+check "a listed skip counts as skipped" 0 0 -v skips="$tmp/skips" < <(sub_log "$skip2")
+says="FAIL unexpected skip, ftracetest: ok 1 ksym tracer - one # SKIP [test.d/ksym/one.tc]"
+check "a skip not on the list fails beside a listed one" 1 0 -v skips="$tmp/skips" < <(sub_log "$skip2; s/^ok 1 ksym tracer - one/ok 1 ksym tracer - one # SKIP/")
+says="skip ftracetest (expected: needs what this VM lacks)"
+check "a listed skip of the instance run passes" 0 0 -v skips="$tmp/skips" < <(sub_log 's/^ok 2 ksym tracer - two/ok 2 (instance) ksym tracer - two # SKIP/')
+says="note: test.d/ksym/two.tc passed; it is on the list of expected skips ($tmp/skips)"
+check "a listed case that now passes is reported, not failed" 0 0 -v skips="$tmp/skips" < <(with)
+says="FAIL unexpected skip, kunit: ksym_parser: ok 1 ksym_parse_ok # SKIP"
+check "an unexpected KUnit skip fails" 1 0 < <(sub_log "$kskip")
+says="skip kunit (expected: a KUnit reason)"
+check "a listed KUnit skip passes" 0 0 -v skips="$tmp/skips" < <(sub_log "$kskip")
+says="expected skip of a case not found (or without a description): test.d/ksym/nope.tc"
+check "a listed case that does not exist fails" 1 0 -v skips="$tmp/skips-gone" < <(sub_log "$skip2")
+says="expected skip without a reason: test.d/ksym/two.tc"
+check "a listed case without a reason fails" + 0 -v skips="$tmp/skips-noreason" < <(sub_log "$skip2")
+says="cannot read the list of expected skips"
+check "a list that cannot be read fails" + 0 -v skips="$tmp/nolist" < <(with)
+says="skip ftracetest (expected: from the second directory)"
+check "a case from the second directory of tcdirs" 0 0 -v skips="$tmp/skips-dir2" -v "tcdirs=$tmp/tc:$tmp/tc2" < <(sub_log 's/^ok 2 ksym tracer - two/ok 2 other - three # SKIP/')
+says=
+# The tree's lists: every line names a case of the tree (ours or upstream's).
+for list in "$ROOT"/selftests/expected-skips-*.txt; do
+	check "${list#"$ROOT"/}: each listed case exists, with a reason" 0 0 -v skips="$list" \
+		-v "tcdirs=$ROOT/selftests/ftrace:${KSYM_TREE:-$ROOT/build/linux-source-6.12}/tools/testing/selftests/ftrace" < <(with)
+done
 check "ftracetest exit status without a failed case" 1 0 < <(sub_log 's/^KSYM-TEST-END rc=0/KSYM-TEST-END rc=1/')
 check "no KSYM-TEST-END: the tests did not finish" 1 0 < <(sub_log '/^KSYM-TEST-END/d')
 check "no KSYM-TEST-BEGIN: boot failure" + 0 < <(sub_log '/^KSYM-/d')
