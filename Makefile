@@ -173,8 +173,8 @@ ARM64_ENV = KSYM_ARCH=arm64 KSYM_OBJ=$(CURDIR)/$(BUILD)/obj-arm64 \
 	KSYM_CONFIG_MISSING=$(CURDIR)/$(BUILD)/arm64-config-missing.txt \
 	KSYM_MODROOT=$(CURDIR)/$(BUILD)/arm64-modroot
 
-# ARM64_TESTS: the cases (KSYM_TESTS), default all; CI runs ARM64_CI_TESTS,
-# the step over and a case of each kind, to stay within its time.
+# ARM64_TESTS: the cases (KSYM_TESTS), default all (what CI runs); ARM64_CI_TESTS
+# (make check-arm64-ci) is a quick subset: the step over and a case of each kind.
 ARM64_TESTS ?=
 ARM64_CI_TESTS = test.d/ksym/ksym-step-over.tc,test.d/ksym/ksym-local.tc,test.d/ksym/ksym-call-scope.tc,test.d/ksym/ksym-trigger-vmalloc.tc,test.d/ksym/ksym-trace-cmd.tc,test.d/ksym/ksym-trigger-object.tc,test.d/ksym/ksym-trigger-now.tc,test.d/ksym/ksym-arm-at-once.tc,test.d/ksym/ksym-old-new.tc,test.d/ksym/ksym-basic.tc,test.d/ksym/ksym-hitgen-exact.tc,test.d/ksym/ksym-cpulist.tc,test.d/ksym/ksym-percpu.tc,test.d/ksym/ksym-hotplug.tc,test.d/ksym/ksym-field.tc,test.d/ksym/ksym-hit-context.tc,test.d/ksym/ksym-branches.tc,test.d/ksym/ksym-ctl-record.tc,test.d/ksym/ksym-module-unload.tc,test.d/ksym/ksym-memory-checks.tc,test.d/ksym/ksym_syntax_errors.tc,test.d/ksym/ksym-perf.tc
 
