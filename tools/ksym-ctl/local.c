@@ -48,6 +48,7 @@ static void local_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ksym-ctl local [-w] [-j] [-v] [--debuginfo FILE] [-s SLOTS] [--fprobe]\n"
+		"                      [--outermost]\n"
 		"                      [-p PID[,PID...]] FUNC VAR[.FIELD...]\n"
 		"                      [-- COMMAND [ARG...] | -d SECONDS]\n"
 		"\n"
@@ -89,6 +90,10 @@ static void local_usage(FILE *f)
 		"                        are seen. Without COMMAND or -d: until they exit\n"
 		"  -d, --duration SECONDS\n"
 		"                        run this long (1, 0.5, 250ms), or until Ctrl-C\n"
+		"      --outermost       only the calls the function does not make itself: the\n"
+		"                        outermost of a recursion (a filter on the return\n"
+		"                        address the entry probe fetches). Other depths would\n"
+		"                        need the kernel to count a task's calls\n"
 		"      --fprobe          entry and return as fprobe events (f:) rather than\n"
 		"                        kprobes (where the kernel has CONFIG_FPROBE_EVENTS)\n"
 		"  -j, --json            print JSON\n"
@@ -340,9 +345,11 @@ static void sp_off(char *buf, size_t size, long v)
 
 /* The probes: their group, and whether each is made. */
 struct local_probes {
-	char	group[96];
-	bool	in_made, out_made;
-	bool	fprobe;
+	char		group[96];
+	bool		in_made, out_made;
+	bool		fprobe;
+	/* --outermost: the entry's return address, as a fetch arg, or NULL */
+	const char	*ret_fetch;
 };
 
 static int dynevent_write(const char *text)
@@ -373,13 +380,11 @@ static int probes_create(struct local_probes *p, struct ksym_session *s,
 	for (c = p->group; *c; c++)
 		if (*c == '-')
 			*c = '_';
-	if (p->fprobe)
-		snprintf(text, sizeof(text), "f:%s/in %s sp=$stack", p->group, func);
-	else
-		snprintf(text, sizeof(text), "p:%s/in %s sp=$stack", p->group, func);
-	if (dynevent_write(text))
-		return -1;
-	p->in_made = true;
+	/*
+	 * The return probe first: the kprobes at one address run newest
+	 * first, so the entry's handler reads the return address (--outermost)
+	 * before the return probe's replaces it with its trampoline's.
+	 */
 	if (p->fprobe)
 		snprintf(text, sizeof(text), "f:%s/out %s%%return sp=$stack", p->group, func);
 	else
@@ -387,6 +392,12 @@ static int probes_create(struct local_probes *p, struct ksym_session *s,
 	if (dynevent_write(text))
 		return -1;
 	p->out_made = true;
+	snprintf(text, sizeof(text), "%s:%s/in %s sp=$stack%s%s", p->fprobe ? "f" : "p",
+		 p->group, func, p->ret_fetch ? " ret=" : "",
+		 p->ret_fetch ? p->ret_fetch : "");
+	if (dynevent_write(text))
+		return -1;
+	p->in_made = true;
 	return 0;
 }
 
@@ -575,14 +586,14 @@ static void name_tasks(struct tep_handle *tep, struct local_data *d)
 			 tep_data_comm_from_pid(tep, d->writes[i].pid));
 }
 
-/* "if common_pid == 1 || common_pid == 2": -p's threads; NULL without -p. */
+/* "common_pid == 1 || common_pid == 2": -p's threads; NULL without -p. */
 static char *pid_filter(const struct ksym_scope *sc)
 {
 	char *f = NULL, *n;
 	int i;
 
 	for (i = 0; i < sc->nr_tids; i++) {
-		if (asprintf(&n, "%s%scommon_pid == %d", f ? f : "if ",
+		if (asprintf(&n, "%s%scommon_pid == %d", f ? f : "",
 			     f ? " || " : "", sc->tids[i]) < 0) {
 			free(f);
 			return NULL;
@@ -593,11 +604,28 @@ static char *pid_filter(const struct ksym_scope *sc)
 	return f;
 }
 
-enum { OPT_DEBUGINFO = 256, OPT_FPROBE };
+/*
+ * The return address at the entry, as a probe fetches it (--outermost):
+ * x86-64's is at the entry's stack pointer, arm64's in the link register
+ * (the probe is before the prologue). NULL where not known.
+ */
+static const char *return_address_fetch(int machine)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return "+0($stack):u64";
+	case EM_AARCH64:
+		return "%x30:u64";
+	default:
+		return NULL;
+	}
+}
+
+enum { OPT_DEBUGINFO = 256, OPT_FPROBE, OPT_OUTERMOST };
 
 struct local_opts {
 	const char	*debuginfo;
-	bool		write_only, json, verbose, fprobe;
+	bool		write_only, json, verbose, fprobe, outermost;
 	int		slots;
 	long		ms;
 	char		**command;
@@ -611,6 +639,7 @@ static int local_options(int argc, char **argv, struct local_opts *o,
 	static const struct option opts[] = {
 		{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
 		{ "fprobe", no_argument, NULL, OPT_FPROBE },
+		{ "outermost", no_argument, NULL, OPT_OUTERMOST },
 		{ "write", no_argument, NULL, 'w' },
 		{ "slots", required_argument, NULL, 's' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -632,6 +661,9 @@ static int local_options(int argc, char **argv, struct local_opts *o,
 				break;
 			case OPT_FPROBE:
 				o->fprobe = true;
+				break;
+			case OPT_OUTERMOST:
+				o->outermost = true;
 				break;
 			case 'w':
 				o->write_only = true;
@@ -700,7 +732,8 @@ int local_main(int argc, char **argv)
 	struct dwarf_local dl;
 	struct kallsyms ks = { 0 };
 	char module[64], title[512], slots_text[16], off[32], back[32], ev[128],
-	     *file = NULL, *filter = NULL, *watch = NULL, *unwatch = NULL,
+	     *file = NULL, *filter = NULL, *tfilter = NULL, *watch = NULL,
+	     *unwatch = NULL,
 	     *pids = NULL, *syms;
 	int i, status = 1, calls_seen;
 	unsigned long lost, len;
@@ -760,6 +793,31 @@ int local_main(int argc, char **argv)
 	if (scope.nr_pids && !filter)
 		goto out;
 	probes.fprobe = o.fprobe;
+	if (o.outermost && o.fprobe) {
+		err_msg("--outermost goes with kprobes only: an fprobe's return handler may replace the return address before the entry's reads it\n");
+		goto out;
+	}
+	if (o.outermost) {
+		unsigned long long fstart, fend;
+
+		probes.ret_fetch = return_address_fetch(dl.machine);
+		if (!probes.ret_fetch ||
+		    kallsyms_extent(&ks, dl.func, &fstart, &fend)) {
+			err_msg("--outermost: the return address or the extent of %s is not known here\n",
+				dl.func);
+			goto out;
+		}
+		/* Calls not made by the function itself: the outermost of a recursion. */
+		if (asprintf(&tfilter, "%s%s%sret < 0x%llx || ret >= 0x%llx%s",
+			     filter ? "(" : "", filter ? filter : "",
+			     filter ? ") && (" : "", fstart, fend,
+			     filter ? ")" : "") < 0) {
+			tfilter = NULL;
+			goto out;
+		}
+	} else if (filter && !(tfilter = strdup(filter))) {
+		goto out;
+	}
 
 	ksym_catch_signals();
 	if (o.command && ksym_cmd_fork(&cmd, o.command))
@@ -768,8 +826,8 @@ int local_main(int argc, char **argv)
 	    probes_create(&probes, &s, dl.func))
 		goto abort;
 	if (asprintf(&watch, "%s:in:ksym_watch:(void *)sp%s/%lu:%s%s%s", probes.group,
-		     off, len, o.write_only ? "-w-" : "rw-", filter ? " " : "",
-		     filter ? filter : "") < 0 ||
+		     off, len, o.write_only ? "-w-" : "rw-", tfilter ? " if " : "",
+		     tfilter ? tfilter : "") < 0 ||
 	    asprintf(&unwatch, "%s:out:ksym_unwatch:(void *)sp%s", probes.group, back) < 0) {
 		watch = unwatch = NULL;
 		goto abort;
@@ -778,10 +836,10 @@ int local_main(int argc, char **argv)
 	    ksym_session_option(&s, "ksym-stack", true))
 		goto abort;
 	snprintf(ev, sizeof(ev), "%s:in", probes.group);
-	if (ksym_session_event(&s, ev, filter ? filter + 3 : NULL))
+	if (ksym_session_event(&s, ev, filter))
 		goto abort;
 	snprintf(ev, sizeof(ev), "%s:out", probes.group);
-	if (ksym_session_event(&s, ev, filter ? filter + 3 : NULL) ||
+	if (ksym_session_event(&s, ev, filter) ||
 	    ksym_session_instance(&s, "local", true, true))
 		goto abort;
 	run.d = &d;
@@ -871,6 +929,7 @@ out:
 	scope_free(&scope);
 	free(file);
 	free(filter);
+	free(tfilter);
 	free(watch);
 	free(unwatch);
 	free(pids);
