@@ -34,9 +34,13 @@
  * puts them without looking at a record's size: inputs whose common_type
  * or common_pid is not inside the first FUZZ_MIN_RECORD bytes are not
  * run (that is the library's, not the tools'). Their print formats are
- * replaced by an empty one (format_text()).
+ * replaced by an empty one (format_text()), and formats whose field
+ * declarations are not plain C are not parsed (format_decls_plain()):
+ * libtraceevent crashes on both.
  */
 #include "../kshark-ksym/ksym_hits.c"
+
+#include <ctype.h>
 
 #include <traceevent/trace-seq.h>
 
@@ -117,6 +121,38 @@ static char *format_text(const uint8_t *data, size_t len)
 }
 
 /*
+ * Whether each "field:" declaration of @text is a C declaration as the
+ * kernel writes them: identifiers, blanks and '*', and brackets around
+ * digits alone. libtraceevent 1.7 dereferences NULL on an array size that
+ * is no number ("unsigned long[\xd8] from_to"): its parser, not the tools'
+ * use of what it parsed, which is the offsets, sizes and flags (fuzzed).
+ */
+static bool format_decls_plain(const char *text)
+{
+	const char *p = text, *end;
+	bool in_brackets;
+
+	while ((p = strstr(p, "field:"))) {
+		p += 6;
+		end = strchr(p, ';');
+		if (!end)
+			return true;	/* libtraceevent refuses it */
+		for (in_brackets = false; p < end; p++) {
+			if (*p == '[' && !in_brackets)
+				in_brackets = true;
+			else if (*p == ']' && in_brackets)
+				in_brackets = false;
+			else if (in_brackets ? !isdigit((unsigned char)*p) :
+				 !(isalnum((unsigned char)*p) || strchr("_ \t*", *p)))
+				return false;
+		}
+		if (in_brackets)
+			return false;
+	}
+	return true;
+}
+
+/*
  * A tep_handle of the input's formats and uaf's others; *@used bytes of
  * @data are the formats. NULL when a format's common fields are where
  * libtraceevent would read past a record, or there is no event.
@@ -142,7 +178,8 @@ static struct tep_handle *format_tep(uint8_t sel, const uint8_t *data,
 		nul = memchr(data + *used, 0, size - *used);
 		len = nul ? (size_t)(nul - data - *used) : size - *used;
 		text = format_text(data + *used, len);
-		if (text && !tep_parse_event(tep, text, strlen(text), "ksym") &&
+		if (text && format_decls_plain(text) &&
+		    !tep_parse_event(tep, text, strlen(text), "ksym") &&
 		    sscanf(text, "name: %63s", names[nr]) == 1)
 			nr++;
 		free(text);
