@@ -264,173 +264,174 @@ static int self_test_gen(void)
 }
 
 /* The model on hand-made cases, with a made-up symbol table. */
-static int self_test(void)
-{
-	static const struct {
-		const char *pend;
-		const char *buf;	/* NULL: close */
-		size_t n;		/* 0: strlen */
-		int ok;			/* 1 accept, 0 refuse, 2 either */
-		unsigned int errs;
-		const char *after;	/* sorted lines, "" none */
-		const char *start;	/* watches before, one per line */
-		const char *asym;	/* "%lx" in buf, after, start: its address */
-		unsigned long aoff;	/* (default ksym_hitgen_var), plus this */
-	} cases[] = {
-		{ "", "ksym_hitgen_var:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_var/8:rw-@1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@1\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_var:rw-@0,1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@0-1\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_var:rw-@2\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "ksym_hitgen_var:r--\n", 0, 0, EB_EOPNOTSUPP, "", "", NULL, 0 },
-		{ "", "ksym_hitgen_buf:rw-\n", 0, 1, 0, "ksym_hitgen_buf/8:rw-\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_buf+4:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "ksym_hitgen_buf+4/4:-w-\n", 0, 1, 0, "ksym_hitgen_buf+0x4/4:-w-\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_buf+4/8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "ksym_hitgen_buf+010/0x8:rw-\n", 0, 1, 0, "ksym_hitgen_buf+0x8/8:rw-\n", "", NULL, 0 },
-		{ "", "jiffies_64:rw-\n", 0, 1, 0, "jiffies_64/8:rw-\n", "", NULL, 0 },
-		{ "", "jiffies_64/8:rw- jiffies_64:---\n", 0, 1, 0, "", "", NULL, 0 },
-		{ "", "jiffies_64:---\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
-		{ "", "nosuch:rw-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
-		{ "", "ksym_hitgen:ksym_hitgen_var:-w-\n", 0, 1, 0,
-		  "ksym_hitgen:ksym_hitgen_var/8:-w-\n", "", NULL, 0 },
-		{ "", "ksym_hitgen:jiffies_64/8:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
-		{ "", "ksym_hitgen_write_a:--x\n", 0, 1, 0, "ksym_hitgen_write_a/8:--x\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_write_a/4:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "ksym_hitgen_var/8:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "0x1000/8:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "a:rw-", 0, 1, 0, "", "", NULL, 0 },	/* pending */
-		{ "ksym_hitgen_v", "ar:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
-		{ "ksym_hitgen_var:rw-", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
-		{ "", "0\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
-		{ "", "*:---\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
-		{ "", "\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
-		{ "", "ksym_hitgen_var:rw-\0\n", 21, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "ksym_hitgen_var:rw- bad\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "jiffies_64/8:rw- pid_max/4:rw- total_forks/8:rw- ksym_hitgen_var:rw- ksym_hitgen_u32/4:rw-\n",
-		  0, 0, EB_ENOSPC, "", "", NULL, 0 },
-		{ "", "jiffies_64/8:rw-@0 pid_max/4:rw-@0 total_forks/8:rw-@0 ksym_hitgen_var:rw-@0 ksym_hitgen_u32/4:rw-@1\n",
-		  0, 1, 0, "jiffies_64/8:rw-@0\nksym_hitgen_u32/4:rw-@1\nksym_hitgen_var/8:rw-@0\npid_max/4:rw-@0\ntotal_forks/8:rw-@0\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_var:---@1\n", 0, 0, EB_EINVAL, "ksym_hitgen_var/8:rw-\n",
-		  "ksym_hitgen_var/8:rw-\n", NULL, 0 },
-		{ "", "0x%lx/8:-w-\n", 0, 1, 0, "0x%lx/8:-w-\n", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
-		{ "", "# a comment\nksym_hitgen_var:rw- # another:rw-\n", 0, 1, 0,
-		  "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_var:rw-#x\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_var#:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "# 0\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
-		{ "ksym_hitgen_var:rw- #", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+struct st_case {
+	const char *pend;
+	const char *buf;	/* NULL: close */
+	size_t n;		/* 0: strlen */
+	int ok;			/* 1 accept, 0 refuse, 2 either */
+	unsigned int errs;
+	const char *after;	/* sorted lines, "" none */
+	const char *start;	/* watches before, one per line */
+	const char *asym;	/* "%lx" in buf, after, start: its address */
+	unsigned long aoff;	/* (default ksym_hitgen_var), plus this */
+};
+
+static const struct st_case cases[] = {
+	{ "", "ksym_hitgen_var:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_var/8:rw-@1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@1\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_var:rw-@0,1\n", 0, 1, 0, "ksym_hitgen_var/8:rw-@0-1\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_var:rw-@2\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "ksym_hitgen_var:r--\n", 0, 0, EB_EOPNOTSUPP, "", "", NULL, 0 },
+	{ "", "ksym_hitgen_buf:rw-\n", 0, 1, 0, "ksym_hitgen_buf/8:rw-\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_buf+4:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "ksym_hitgen_buf+4/4:-w-\n", 0, 1, 0, "ksym_hitgen_buf+0x4/4:-w-\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_buf+4/8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "ksym_hitgen_buf+010/0x8:rw-\n", 0, 1, 0, "ksym_hitgen_buf+0x8/8:rw-\n", "", NULL, 0 },
+	{ "", "jiffies_64:rw-\n", 0, 1, 0, "jiffies_64/8:rw-\n", "", NULL, 0 },
+	{ "", "jiffies_64/8:rw- jiffies_64:---\n", 0, 1, 0, "", "", NULL, 0 },
+	{ "", "jiffies_64:---\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+	{ "", "nosuch:rw-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+	{ "", "ksym_hitgen:ksym_hitgen_var:-w-\n", 0, 1, 0,
+	  "ksym_hitgen:ksym_hitgen_var/8:-w-\n", "", NULL, 0 },
+	{ "", "ksym_hitgen:jiffies_64/8:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+	{ "", "ksym_hitgen_write_a:--x\n", 0, 1, 0, "ksym_hitgen_write_a/8:--x\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_write_a/4:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "ksym_hitgen_var/8:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "0x1000/8:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "a:rw-", 0, 1, 0, "", "", NULL, 0 },	/* pending */
+	{ "ksym_hitgen_v", "ar:rw-\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+	{ "ksym_hitgen_var:rw-", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+	{ "", "0\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+	{ "", "*:---\n", 0, 1, 0, "", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+	{ "", "\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+	{ "", "ksym_hitgen_var:rw-\0\n", 21, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "ksym_hitgen_var:rw- bad\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "jiffies_64/8:rw- pid_max/4:rw- total_forks/8:rw- ksym_hitgen_var:rw- ksym_hitgen_u32/4:rw-\n",
+	  0, 0, EB_ENOSPC, "", "", NULL, 0 },
+	{ "", "jiffies_64/8:rw-@0 pid_max/4:rw-@0 total_forks/8:rw-@0 ksym_hitgen_var:rw-@0 ksym_hitgen_u32/4:rw-@1\n",
+	  0, 1, 0, "jiffies_64/8:rw-@0\nksym_hitgen_u32/4:rw-@1\nksym_hitgen_var/8:rw-@0\npid_max/4:rw-@0\ntotal_forks/8:rw-@0\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_var:---@1\n", 0, 0, EB_EINVAL, "ksym_hitgen_var/8:rw-\n",
+	  "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+	{ "", "0x%lx/8:-w-\n", 0, 1, 0, "0x%lx/8:-w-\n", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+	{ "", "# a comment\nksym_hitgen_var:rw- # another:rw-\n", 0, 1, 0,
+	  "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_var:rw-#x\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_var#:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "# 0\n", 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "ksym_hitgen_var/8:rw-\n", NULL, 0 },
+	{ "ksym_hitgen_var:rw- #", NULL, 0, 1, 0, "ksym_hitgen_var/8:rw-\n", "", NULL, 0 },
 #define CR	"(struct ksym_hitgen_rec)"
 #define CP	"(struct ksym_hitgen_pcpu)"
 #define R	"ksym_hitgen_rec"
 #define P	"ksym_hitgen_pcpu"
-		/* Casts and field paths: offsets, default lengths, canonical form. */
-		{ "", CR R ".count:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
-		{ "", "(struct  " R ")" R ".name[0x2]:-w-\n", 0, 1, 0, CR R ".name[2]/1:-w-\n", "", NULL, 0 },
-		{ "", "( struct\t" R " )" R ".pair[1].hi:rw-\n", 0, 1, 0,
-		  CR R ".pair[1].hi/2:rw-\n", "", NULL, 0 },
-		{ "", CR R ".name:rw-\n", 0, 1, 0, CR R ".name/8:rw-\n", "", NULL, 0 },
-		{ "", CR R ".pair:rw-\n", 0, 1, 0, CR R ".pair/8:rw-\n", "", NULL, 0 },
-		{ "", CR R ".pair[1]:rw-\n", 0, 1, 0, CR R ".pair[1]/4:rw-\n", "", NULL, 0 },
-		{ "", CR R ".pair[0].lo/1:rw-\n", 0, 1, 0, CR R ".pair[0].lo/1:rw-\n", "", NULL, 0 },
-		{ "", CR R ".flags:rw- " CR R ".state/2:-w-\n", 0, 1, 0,
-		  CR R ".flags/4:rw-\n" CR R ".state/2:-w-\n", "", NULL, 0 },
-		{ "", CR R ":rw-\n", 0, 1, 0, CR R "/8:rw-\n", "", NULL, 0 },
-		{ "", R ":rw-\n", 0, 1, 0, R "/8:rw-\n", "", NULL, 0 },
-		{ "", "(struct ksym_hitgen_rec)ksym_hitgen:" R ".count:-w-\n", 0, 1, 0,
-		  "(struct ksym_hitgen_rec)ksym_hitgen:" R ".count/8:-w-\n", "", NULL, 0 },
-		{ "", CP R ".small:-w-\n", 0, 1, 0, CP R ".small/4:-w-\n", "", NULL, 0 },
-		{ "", CR R ".name[07]:-w-\n", 0, 1, 0, CR R ".name[7]/1:-w-\n", "", NULL, 0 },
-		{ "", CR R ".name[000000000000001]:-w-\n", 0, 1, 0, CR R ".name[1]/1:-w-\n", "", NULL, 0 },
-		{ "", CR R ".count+0:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
-		{ "", CR R ".flags+4/4:-w-\n", 0, 1, 0, CR R ".flags+0x4/4:-w-\n", "", NULL, 0 },
-		/* --x on a field: LEN is sizeof(long); see rule_exec_len_checked(). */
-		{ "", CR "ksym_hitgen_read.flags:--x\n", 0, 1, 0, CR "ksym_hitgen_read.flags/8:--x\n",
-		  "", NULL, 0 },
-		{ "", CR "ksym_hitgen_read.flags/8:--x\n", 0, 1, 0, CR "ksym_hitgen_read.flags/8:--x\n",
-		  "", NULL, 0 },
-		{ "", CR "ksym_hitgen_read.count/8:--x\n", 0, 1, 0, CR "ksym_hitgen_read.count/8:--x\n",
-		  "", NULL, 0 },
-		/* Per-CPU: BTF types it, a cast must agree and is not read back. */
-		{ "", P ".count:-w-\n", 0, 1, 0, P ".count/8:-w-\n", "", NULL, 0 },
-		{ "", CP P ".small:rw-@1\n", 0, 1, 0, P ".small/4:rw-@1\n", "", NULL, 0 },
-		{ "", P ":-w-\n", 0, 1, 0, P "/8:-w-\n", "", NULL, 0 },
-		{ "", "ksym_hitgen:" P ".count:-w-\n", 0, 1, 0, "ksym_hitgen:" P ".count/8:-w-\n", "", NULL, 0 },
-		{ "", P ".pad+8/8:rw-\n", 0, 1, 0, P ".pad+0x8/8:rw-\n", "", NULL, 0 },
-		{ "", P "+16/4:-w-\n", 0, 1, 0, P "+0x10/4:-w-\n", "", NULL, 0 },
-		/* Errors, each with its errno; nothing changes. */
-		{ "", CR R ".nosuch:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
-		{ "", CR R ".count.x:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR R ".name[8]:-w-\n", 0, 0, EB_ERANGE, "", "", NULL, 0 },
-		{ "", CR R ".name[010]:-w-\n", 0, 0, EB_ERANGE, "", "", NULL, 0 },
-		{ "", CR R ".pair[2].lo:-w-\n", 0, 0, EB_ERANGE, "", "", NULL, 0 },
-		{ "", CR R ".flags[0]:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR R ".name[x]:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR R "..count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR R ".name[2:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR R ".name[0000000000000001]:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR R ".9x:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR R ".co$unt:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
-		{ "", CR R ".count$:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR R ".state/8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR R ".pair[1].hi/4:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "(struct " NX_TYPE_PREFIX "_t)" R ".count:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
-		{ "", "(union " R ")" R ".count:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
-		{ "", CR P ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "(struct " FOREIGN_TYPE ")" P ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR "0x%lx/8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "ksym_hitgen_var.nx:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", P ".count:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", P ".pad+8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "(strukt " R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "(struct" R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "(struct 9x)" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR CR R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", CR ":-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		/* Entries split at blanks outside a cast only. */
-		{ "", CR " " R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "(struct\n" R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "(struct\v" R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "(struct " R " " R ".count:-w- ksym_hitgen_var:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
-		{ "", "(struct\t" R ")" R ".flags:-w- ksym_hitgen_var:rw-\n", 0, 1, 0,
-		  CR R ".flags/4:-w-\nksym_hitgen_var/8:rw-\n", "", NULL, 0 },
-		/* A cast cut between two write() calls; applied at close. */
-		{ "(struct ksym_hit", "gen_rec)" R ".count:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
-		{ "(struct\t", " " R " )" R ".flags:-w-\n", 0, 1, 0, CR R ".flags/4:-w-\n", "", NULL, 0 },
-		{ "(struct ", R ")", 0, 1, 0, "", "", NULL, 0 },
-		{ "( struct " R ")" R ".count:-w-", NULL, 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
-		/* A watch is its address: spellings of one address are one watch. */
-		{ "", "0x%lx/8:rw-\n", 0, 1, 0, "0x%lx/8:rw-\n", CR R ".count/8:-w-", R, 8 },
-		{ "", CR R ".count:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "0x%lx/8:rw-", R, 8 },
-		{ "", P ".pad+8/8:rw-\n", 0, 1, 0, P ".pad+0x8/8:rw-\n", P ".count/8:-w-", NULL, 0 },
-		{ "", CR R ".name[02]:---\n", 0, 1, 0, "", CR R ".name[2]/1:-w-", NULL, 0 },
-		{ "", "0x%lx:---\n", 0, 1, 0, "", CR R ".name[2]/1:-w-", R, 18 },
-		{ "", CR R ".count:---\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
-		{ "", CP P ":---\n", 0, 1, 0, "", P "/8:rw-", NULL, 0 },
-		{ "", R ".count:---\n", 0, 0, EB_EINVAL, CR R ".count/8:-w-\n", CR R ".count/8:-w-", NULL, 0 },
-		/* A per-CPU offset is not a plain address. */
-		{ "", "0x%lx:---\n", 0, 0, EB_ENOENT, P "/8:rw-\n", P "/8:rw-", P, 0 },
-		{ "", "0x%lx/8:rw-\n", 0, 0, EB_EINVAL, "", "", P, 0 },
-		/* A per-CPU watch takes a slot on each CPU it watches. */
-		{ "", P ".count:rw- " P ".pad:rw- " P ".small:rw- " CR R ".count:rw- ksym_hitgen_var:rw-\n",
-		  0, 0, EB_ENOSPC, "", "", NULL, 0 },
-		{ "", P ".count:rw-@0 " P ".pad:rw-@0 " P ".small:rw-@0 " CR R ".count:rw-@0 "
-		  CR R ".flags:rw-@1\n", 0, 1, 0,
-		  CR R ".count/8:rw-@0\n" CR R ".flags/4:rw-@1\n" P ".count/8:rw-@0\n"
-		  P ".pad/8:rw-@0\n" P ".small/4:rw-@0\n", "", NULL, 0 },
-		{ "", "ksym_hitgen_var:rw-@1\n", 0, 0, EB_ENOSPC,
-		  CR R ".flags/4:rw-\n" P ".count/8:rw-\n" P ".pad/8:rw-\n" P ".small/4:rw-\n",
-		  P ".count/8:rw-\n" P ".pad/8:rw-\n" P ".small/4:rw-\n" CR R ".flags/4:rw-", NULL, 0 },
+	/* Casts and field paths: offsets, default lengths, canonical form. */
+	{ "", CR R ".count:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
+	{ "", "(struct  " R ")" R ".name[0x2]:-w-\n", 0, 1, 0, CR R ".name[2]/1:-w-\n", "", NULL, 0 },
+	{ "", "( struct\t" R " )" R ".pair[1].hi:rw-\n", 0, 1, 0,
+	  CR R ".pair[1].hi/2:rw-\n", "", NULL, 0 },
+	{ "", CR R ".name:rw-\n", 0, 1, 0, CR R ".name/8:rw-\n", "", NULL, 0 },
+	{ "", CR R ".pair:rw-\n", 0, 1, 0, CR R ".pair/8:rw-\n", "", NULL, 0 },
+	{ "", CR R ".pair[1]:rw-\n", 0, 1, 0, CR R ".pair[1]/4:rw-\n", "", NULL, 0 },
+	{ "", CR R ".pair[0].lo/1:rw-\n", 0, 1, 0, CR R ".pair[0].lo/1:rw-\n", "", NULL, 0 },
+	{ "", CR R ".flags:rw- " CR R ".state/2:-w-\n", 0, 1, 0,
+	  CR R ".flags/4:rw-\n" CR R ".state/2:-w-\n", "", NULL, 0 },
+	{ "", CR R ":rw-\n", 0, 1, 0, CR R "/8:rw-\n", "", NULL, 0 },
+	{ "", R ":rw-\n", 0, 1, 0, R "/8:rw-\n", "", NULL, 0 },
+	{ "", "(struct ksym_hitgen_rec)ksym_hitgen:" R ".count:-w-\n", 0, 1, 0,
+	  "(struct ksym_hitgen_rec)ksym_hitgen:" R ".count/8:-w-\n", "", NULL, 0 },
+	{ "", CP R ".small:-w-\n", 0, 1, 0, CP R ".small/4:-w-\n", "", NULL, 0 },
+	{ "", CR R ".name[07]:-w-\n", 0, 1, 0, CR R ".name[7]/1:-w-\n", "", NULL, 0 },
+	{ "", CR R ".name[000000000000001]:-w-\n", 0, 1, 0, CR R ".name[1]/1:-w-\n", "", NULL, 0 },
+	{ "", CR R ".count+0:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
+	{ "", CR R ".flags+4/4:-w-\n", 0, 1, 0, CR R ".flags+0x4/4:-w-\n", "", NULL, 0 },
+	/* --x on a field: LEN is sizeof(long); see rule_exec_len_checked(). */
+	{ "", CR "ksym_hitgen_read.flags:--x\n", 0, 1, 0, CR "ksym_hitgen_read.flags/8:--x\n",
+	  "", NULL, 0 },
+	{ "", CR "ksym_hitgen_read.flags/8:--x\n", 0, 1, 0, CR "ksym_hitgen_read.flags/8:--x\n",
+	  "", NULL, 0 },
+	{ "", CR "ksym_hitgen_read.count/8:--x\n", 0, 1, 0, CR "ksym_hitgen_read.count/8:--x\n",
+	  "", NULL, 0 },
+	/* Per-CPU: BTF types it, a cast must agree and is not read back. */
+	{ "", P ".count:-w-\n", 0, 1, 0, P ".count/8:-w-\n", "", NULL, 0 },
+	{ "", CP P ".small:rw-@1\n", 0, 1, 0, P ".small/4:rw-@1\n", "", NULL, 0 },
+	{ "", P ":-w-\n", 0, 1, 0, P "/8:-w-\n", "", NULL, 0 },
+	{ "", "ksym_hitgen:" P ".count:-w-\n", 0, 1, 0, "ksym_hitgen:" P ".count/8:-w-\n", "", NULL, 0 },
+	{ "", P ".pad+8/8:rw-\n", 0, 1, 0, P ".pad+0x8/8:rw-\n", "", NULL, 0 },
+	{ "", P "+16/4:-w-\n", 0, 1, 0, P "+0x10/4:-w-\n", "", NULL, 0 },
+	/* Errors, each with its errno; nothing changes. */
+	{ "", CR R ".nosuch:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+	{ "", CR R ".count.x:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR R ".name[8]:-w-\n", 0, 0, EB_ERANGE, "", "", NULL, 0 },
+	{ "", CR R ".name[010]:-w-\n", 0, 0, EB_ERANGE, "", "", NULL, 0 },
+	{ "", CR R ".pair[2].lo:-w-\n", 0, 0, EB_ERANGE, "", "", NULL, 0 },
+	{ "", CR R ".flags[0]:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR R ".name[x]:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR R "..count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR R ".name[2:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR R ".name[0000000000000001]:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR R ".9x:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR R ".co$unt:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+	{ "", CR R ".count$:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR R ".state/8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR R ".pair[1].hi/4:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "(struct " NX_TYPE_PREFIX "_t)" R ".count:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+	{ "", "(union " R ")" R ".count:-w-\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+	{ "", CR P ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "(struct " FOREIGN_TYPE ")" P ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR "0x%lx/8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "ksym_hitgen_var.nx:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", P ".count:--x\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", P ".pad+8:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "(strukt " R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "(struct" R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "(struct 9x)" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR CR R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", CR ":-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	/* Entries split at blanks outside a cast only. */
+	{ "", CR " " R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "(struct\n" R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "(struct\v" R ")" R ".count:-w-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "(struct " R " " R ".count:-w- ksym_hitgen_var:rw-\n", 0, 0, EB_EINVAL, "", "", NULL, 0 },
+	{ "", "(struct\t" R ")" R ".flags:-w- ksym_hitgen_var:rw-\n", 0, 1, 0,
+	  CR R ".flags/4:-w-\nksym_hitgen_var/8:rw-\n", "", NULL, 0 },
+	/* A cast cut between two write() calls; applied at close. */
+	{ "(struct ksym_hit", "gen_rec)" R ".count:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
+	{ "(struct\t", " " R " )" R ".flags:-w-\n", 0, 1, 0, CR R ".flags/4:-w-\n", "", NULL, 0 },
+	{ "(struct ", R ")", 0, 1, 0, "", "", NULL, 0 },
+	{ "( struct " R ")" R ".count:-w-", NULL, 0, 1, 0, CR R ".count/8:-w-\n", "", NULL, 0 },
+	/* A watch is its address: spellings of one address are one watch. */
+	{ "", "0x%lx/8:rw-\n", 0, 1, 0, "0x%lx/8:rw-\n", CR R ".count/8:-w-", R, 8 },
+	{ "", CR R ".count:-w-\n", 0, 1, 0, CR R ".count/8:-w-\n", "0x%lx/8:rw-", R, 8 },
+	{ "", P ".pad+8/8:rw-\n", 0, 1, 0, P ".pad+0x8/8:rw-\n", P ".count/8:-w-", NULL, 0 },
+	{ "", CR R ".name[02]:---\n", 0, 1, 0, "", CR R ".name[2]/1:-w-", NULL, 0 },
+	{ "", "0x%lx:---\n", 0, 1, 0, "", CR R ".name[2]/1:-w-", R, 18 },
+	{ "", CR R ".count:---\n", 0, 0, EB_ENOENT, "", "", NULL, 0 },
+	{ "", CP P ":---\n", 0, 1, 0, "", P "/8:rw-", NULL, 0 },
+	{ "", R ".count:---\n", 0, 0, EB_EINVAL, CR R ".count/8:-w-\n", CR R ".count/8:-w-", NULL, 0 },
+	/* A per-CPU offset is not a plain address. */
+	{ "", "0x%lx:---\n", 0, 0, EB_ENOENT, P "/8:rw-\n", P "/8:rw-", P, 0 },
+	{ "", "0x%lx/8:rw-\n", 0, 0, EB_EINVAL, "", "", P, 0 },
+	/* A per-CPU watch takes a slot on each CPU it watches. */
+	{ "", P ".count:rw- " P ".pad:rw- " P ".small:rw- " CR R ".count:rw- ksym_hitgen_var:rw-\n",
+	  0, 0, EB_ENOSPC, "", "", NULL, 0 },
+	{ "", P ".count:rw-@0 " P ".pad:rw-@0 " P ".small:rw-@0 " CR R ".count:rw-@0 "
+	  CR R ".flags:rw-@1\n", 0, 1, 0,
+	  CR R ".count/8:rw-@0\n" CR R ".flags/4:rw-@1\n" P ".count/8:rw-@0\n"
+	  P ".pad/8:rw-@0\n" P ".small/4:rw-@0\n", "", NULL, 0 },
+	{ "", "ksym_hitgen_var:rw-@1\n", 0, 0, EB_ENOSPC,
+	  CR R ".flags/4:rw-\n" P ".count/8:rw-\n" P ".pad/8:rw-\n" P ".small/4:rw-\n",
+	  P ".count/8:rw-\n" P ".pad/8:rw-\n" P ".small/4:rw-\n" CR R ".flags/4:rw-", NULL, 0 },
 #undef CR
 #undef CP
 #undef R
 #undef P
-	};
-	struct fsym *v;
-	size_t i;
-	int fails = 0;
+};
 
-	/* A made-up kernel: two CPUs. */
+/* A made-up kernel for the self-test: two CPUs, every symbol found. */
+static void st_fake_kernel(void)
+{
+	size_t i;
+
 	cpus_possible = cpus_online = 3;
 	nr_cpus_possible = 2;
 	for (i = 0; i < NR_SYMS; i++) {
@@ -445,155 +446,193 @@ static int self_test(void)
 	sym_by_name("ksym_hitgen_u32")->dist = 8;
 	for (i = 0; i < NR_SYMS; i++)
 		syms[i].deflen = default_len(syms[i].addr, sym_size(&syms[i]));
-	v = sym_by_name("ksym_hitgen_var");
+}
 
-	for (i = 0; i < N(cases); i++) {
-		struct model m = { 0 };
-		struct outcome o;
-		char lines[4096], buf[512], start[512], want[4096], *p, *save = NULL;
-		size_t n, j;
-		struct model *after;
-		char *sorted[64];
-		size_t ns = 0, off = 0;
-		unsigned long a;
+/* Self-test case @i of cases[]: 0 passed, 1 failed, -1 could not run. */
+static int st_case(size_t i, const struct fsym *v)
+{
+	struct model m = { 0 };
+	struct outcome o;
+	char lines[4096], buf[512], start[512], want[4096], *p, *save = NULL;
+	size_t n, j;
+	struct model *after;
+	char *sorted[64];
+	size_t ns = 0, off = 0;
+	unsigned long a;
 
-		a = (cases[i].asym ? sym_by_name(cases[i].asym)->addr : v->addr) + cases[i].aoff;
-		if (cases[i].n)
-			memcpy(buf, cases[i].buf, cases[i].n);
-		else
-			snprintf(buf, sizeof(buf), cases[i].buf ? cases[i].buf : "", a);
-		snprintf(start, sizeof(start), cases[i].start, a);
-		for (p = strtok_r(start, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
-			memset(&o, 0, sizeof(o));
-			model_txn(&m, p, strlen(p), &o);
-			if (!o.ok) {
-				printf("self-test %zu: start '%s' refused\n", i, p);
-				return 1;
-			}
-			m = o.after;
+	a = (cases[i].asym ? sym_by_name(cases[i].asym)->addr : v->addr) + cases[i].aoff;
+	if (cases[i].n)
+		memcpy(buf, cases[i].buf, cases[i].n);
+	else
+		snprintf(buf, sizeof(buf), cases[i].buf ? cases[i].buf : "", a);
+	snprintf(start, sizeof(start), cases[i].start, a);
+	for (p = strtok_r(start, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+		memset(&o, 0, sizeof(o));
+		model_txn(&m, p, strlen(p), &o);
+		if (!o.ok) {
+			printf("self-test %zu: start '%s' refused\n", i, p);
+			return -1;
 		}
-		n = cases[i].n ? cases[i].n : strlen(buf);
-		if (cases[i].buf)
-			model_write(&m, cases[i].pend, strlen(cases[i].pend), buf, n, &o);
-		else
-			model_close(&m, cases[i].pend, strlen(cases[i].pend), false, false, &o);
-		after = o.ok ? &o.after : &m;
-		for (j = 0; j < (size_t)after->nr; j++) {
-			sorted[ns] = malloc(TARGET_MAX + 64);
-			if (!sorted[ns])
-				return 1;
-			spec_line(&after->w[j], sorted[ns], TARGET_MAX + 64);
-			ns++;
-		}
-		qsort(sorted, ns, sizeof(sorted[0]), cmp_str);
-		lines[0] = '\0';
-		for (j = 0; j < ns; j++) {
-			off += snprintf(lines + off, sizeof(lines) - off, "%s\n", sorted[j]);
-			free(sorted[j]);
-		}
-		snprintf(want, sizeof(want), cases[i].after, a);
-		if ((cases[i].ok == 1 && (!o.ok || o.errs)) ||
-		    (cases[i].ok == 0 && o.ok) ||
-		    (cases[i].ok == 2 && !(o.ok && o.errs)) ||
-		    ((o.errs & cases[i].errs) != cases[i].errs) ||
-		    (cases[i].errs && (o.errs & ~cases[i].errs)) ||
-		    strcmp(lines, want)) {
-			char es[128];
-
-			errmask_str(o.errs, es, sizeof(es));
-			printf("self-test %zu FAILED: '", i);
-			if (cases[i].buf)
-				escape(stdout, buf, n, 200);
-			else
-				printf("(close)");
-			printf("': ok=%d errs=%s (%s), set:\n%s", o.ok, es, o.why, lines);
-			fails++;
-		}
-	}
-	/* At most RULE_MAX_ENTRIES entries per write. */
-	{
-		static char big[4096];
-		struct model m = { 0 };
-		struct outcome o;
-		size_t k, n = 0;
-
-		for (k = 0; k < RULE_MAX_ENTRIES + 1; k++)
-			n += snprintf(big + n, sizeof(big) - n, "ksym_hitgen_var:rw- ");
-		big[n - 1] = '\n';
-		model_write(&m, "", 0, big, n, &o);
-		if (o.ok || o.errs != EB_E2BIG) {
-			printf("self-test: %d entries accepted\n", RULE_MAX_ENTRIES + 1);
-			fails++;
-		}
-		n -= strlen("ksym_hitgen_var:rw- ");
-		big[n - 1] = '\n';
-		model_write(&m, "", 0, big, n, &o);
-		if (!o.ok || o.errs || o.after.nr != 1) {
-			printf("self-test: %d entries refused\n", RULE_MAX_ENTRIES);
-			fails++;
-		}
-		/* O_TRUNC and nothing but blanks written: clears. */
 		m = o.after;
-		model_close(&m, "", 0, true, false, &o);
-		if (!o.ok || o.after.nr)
-			fails++, printf("self-test: O_TRUNC close did not clear\n");
-		model_close(&m, " \t", 2, true, false, &o);
-		if (!o.ok || o.after.nr)
-			fails++, printf("self-test: O_TRUNC close of blanks did not clear\n");
-		model_close(&m, "", 0, true, true, &o);
-		if (!o.ok || o.after.nr != 1)
-			fails++, printf("self-test: O_TRUNC close after a write cleared\n");
-		model_close(&m, "ksym_hitgen_u32/4:rw-", 21, true, false, &o);
-		if (!o.ok || o.after.nr != 2)
-			fails++, printf("self-test: O_TRUNC close with an entry cleared\n");
-		model_close(&m, "", 0, false, false, &o);
-		if (!o.ok || o.after.nr != 1)
-			fails++, printf("self-test: close without O_TRUNC cleared\n");
-		/* A comment is not blanks; a refused write counts as written. */
-		if (!rule_wrote("  # c", 5, false) || rule_wrote(" \n\t", 3, false) ||
-		    !rule_wrote("", 0, true))
-			fails++, printf("self-test: rule_wrote\n");
 	}
-	/* Without BTF: casts and paths are refused, a module's per-CPU data too. */
-	{
-		struct model m = { 0 };
+	n = cases[i].n ? cases[i].n : strlen(buf);
+	if (cases[i].buf)
+		model_write(&m, cases[i].pend, strlen(cases[i].pend), buf, n, &o);
+	else
+		model_close(&m, cases[i].pend, strlen(cases[i].pend), false, false, &o);
+	after = o.ok ? &o.after : &m;
+	for (j = 0; j < (size_t)after->nr; j++) {
+		sorted[ns] = malloc(TARGET_MAX + 64);
+		if (!sorted[ns])
+			return -1;
+		spec_line(&after->w[j], sorted[ns], TARGET_MAX + 64);
+		ns++;
+	}
+	qsort(sorted, ns, sizeof(sorted[0]), cmp_str);
+	lines[0] = '\0';
+	for (j = 0; j < ns; j++) {
+		off += snprintf(lines + off, sizeof(lines) - off, "%s\n", sorted[j]);
+		free(sorted[j]);
+	}
+	snprintf(want, sizeof(want), cases[i].after, a);
+	if ((cases[i].ok == 1 && (!o.ok || o.errs)) ||
+	    (cases[i].ok == 0 && o.ok) ||
+	    (cases[i].ok == 2 && !(o.ok && o.errs)) ||
+	    ((o.errs & cases[i].errs) != cases[i].errs) ||
+	    (cases[i].errs && (o.errs & ~cases[i].errs)) ||
+	    strcmp(lines, want)) {
+		char es[128];
 
-		have_btf = false;
-		fails += st_txn(&m, "(struct ksym_hitgen_rec)ksym_hitgen_rec.count:-w-", false,
-				EB_EINVAL, 0, "no BTF: a cast");
-		fails += st_txn(&m, "ksym_hitgen_pcpu:-w-", false, EB_EOPNOTSUPP, 0,
-				"no BTF: a module's per-CPU variable");
-		fails += st_txn(&m, "ksym_hitgen_rec:-w-", true, 0, 1, "no BTF: a plain symbol");
-		have_btf = true;
+		errmask_str(o.errs, es, sizeof(es));
+		printf("self-test %zu FAILED: '", i);
+		if (cases[i].buf)
+			escape(stdout, buf, n, 200);
+		else
+			printf("(close)");
+		printf("': ok=%d errs=%s (%s), set:\n%s", o.ok, es, o.why, lines);
+		return 1;
 	}
-	/* -A: 0xADDRESS:--- removes the per-CPU watch at that offset. */
-	{
-		struct model m = { 0 };
-		char t[64];
+	return 0;
+}
 
-		snprintf(t, sizeof(t), "0x%lx:---", sym_by_name("ksym_hitgen_pcpu")->addr + 8);
-		fails += st_txn(&m, "ksym_hitgen_pcpu.count:rw-", true, 0, 1, "per-CPU watch");
-		fails += st_txn(&m, t, false, EB_ENOENT, 1, "per-CPU offset as 0xADDRESS");
-		opt.percpu_alias = true;
-		fails += st_txn(&m, t, true, 0, 0, "-A: per-CPU offset as 0xADDRESS");
-		opt.percpu_alias = false;
-	}
-	/* The blanks of a cast count towards an entry's 1023 characters. */
-	{
-		static const char tail[] = " ksym_hitgen_rec)ksym_hitgen_rec.count:-w-";
-		static char t[ENTRY_MAX + 8];
-		struct model m = { 0 };
-		size_t k, n;
+/* At most RULE_MAX_ENTRIES entries per write. */
+static int st_entry_limits(void)
+{
+	static char big[4096];
+	struct model m = { 0 };
+	struct outcome o;
+	size_t k, n = 0;
+	int fails = 0;
 
-		for (k = 0; k < 2; k++) {
-			n = snprintf(t, sizeof(t), "(struct");
-			for (; n < ENTRY_MAX - 1 + k - strlen(tail); n++)
-				t[n] = n % 7 ? ' ' : '\t';
-			strcpy(t + n, tail);
-			fails += st_txn(&m, t, !k, k ? EB_E2BIG : 0, 1,
-					k ? "a 1024-character cast entry" : "a 1023-character cast entry");
-		}
+	for (k = 0; k < RULE_MAX_ENTRIES + 1; k++)
+		n += snprintf(big + n, sizeof(big) - n, "ksym_hitgen_var:rw- ");
+	big[n - 1] = '\n';
+	model_write(&m, "", 0, big, n, &o);
+	if (o.ok || o.errs != EB_E2BIG) {
+		printf("self-test: %d entries accepted\n", RULE_MAX_ENTRIES + 1);
+		fails++;
 	}
+	n -= strlen("ksym_hitgen_var:rw- ");
+	big[n - 1] = '\n';
+	model_write(&m, "", 0, big, n, &o);
+	if (!o.ok || o.errs || o.after.nr != 1) {
+		printf("self-test: %d entries refused\n", RULE_MAX_ENTRIES);
+		fails++;
+	}
+	/* O_TRUNC and nothing but blanks written: clears. */
+	m = o.after;
+	model_close(&m, "", 0, true, false, &o);
+	if (!o.ok || o.after.nr)
+		fails++, printf("self-test: O_TRUNC close did not clear\n");
+	model_close(&m, " \t", 2, true, false, &o);
+	if (!o.ok || o.after.nr)
+		fails++, printf("self-test: O_TRUNC close of blanks did not clear\n");
+	model_close(&m, "", 0, true, true, &o);
+	if (!o.ok || o.after.nr != 1)
+		fails++, printf("self-test: O_TRUNC close after a write cleared\n");
+	model_close(&m, "ksym_hitgen_u32/4:rw-", 21, true, false, &o);
+	if (!o.ok || o.after.nr != 2)
+		fails++, printf("self-test: O_TRUNC close with an entry cleared\n");
+	model_close(&m, "", 0, false, false, &o);
+	if (!o.ok || o.after.nr != 1)
+		fails++, printf("self-test: close without O_TRUNC cleared\n");
+	/* A comment is not blanks; a refused write counts as written. */
+	if (!rule_wrote("  # c", 5, false) || rule_wrote(" \n\t", 3, false) ||
+	    !rule_wrote("", 0, true))
+		fails++, printf("self-test: rule_wrote\n");
+	return fails;
+}
+
+/* Without BTF: casts and paths are refused, a module's per-CPU data too. */
+static int st_no_btf(void)
+{
+	struct model m = { 0 };
+	int fails = 0;
+
+	have_btf = false;
+	fails += st_txn(&m, "(struct ksym_hitgen_rec)ksym_hitgen_rec.count:-w-", false,
+			EB_EINVAL, 0, "no BTF: a cast");
+	fails += st_txn(&m, "ksym_hitgen_pcpu:-w-", false, EB_EOPNOTSUPP, 0,
+			"no BTF: a module's per-CPU variable");
+	fails += st_txn(&m, "ksym_hitgen_rec:-w-", true, 0, 1, "no BTF: a plain symbol");
+	have_btf = true;
+	return fails;
+}
+
+/* -A: 0xADDRESS:--- removes the per-CPU watch at that offset. */
+static int st_percpu_alias(void)
+{
+	struct model m = { 0 };
+	char t[64];
+	int fails = 0;
+
+	snprintf(t, sizeof(t), "0x%lx:---", sym_by_name("ksym_hitgen_pcpu")->addr + 8);
+	fails += st_txn(&m, "ksym_hitgen_pcpu.count:rw-", true, 0, 1, "per-CPU watch");
+	fails += st_txn(&m, t, false, EB_ENOENT, 1, "per-CPU offset as 0xADDRESS");
+	opt.percpu_alias = true;
+	fails += st_txn(&m, t, true, 0, 0, "-A: per-CPU offset as 0xADDRESS");
+	opt.percpu_alias = false;
+	return fails;
+}
+
+/* The blanks of a cast count towards an entry's 1023 characters. */
+static int st_cast_blanks(void)
+{
+	static const char tail[] = " ksym_hitgen_rec)ksym_hitgen_rec.count:-w-";
+	static char t[ENTRY_MAX + 8];
+	struct model m = { 0 };
+	size_t k, n;
+	int fails = 0;
+
+	for (k = 0; k < 2; k++) {
+		n = snprintf(t, sizeof(t), "(struct");
+		for (; n < ENTRY_MAX - 1 + k - strlen(tail); n++)
+			t[n] = n % 7 ? ' ' : '\t';
+		strcpy(t + n, tail);
+		fails += st_txn(&m, t, !k, k ? EB_E2BIG : 0, 1,
+				k ? "a 1024-character cast entry" : "a 1023-character cast entry");
+	}
+	return fails;
+}
+
+static int self_test(void)
+{
+	const struct fsym *v;
+	int fails = 0, r;
+	size_t i;
+
+	st_fake_kernel();
+	v = sym_by_name("ksym_hitgen_var");
+	for (i = 0; i < N(cases); i++) {
+		r = st_case(i, v);
+		if (r < 0)
+			return 1;
+		fails += r;
+	}
+	fails += st_entry_limits();
+	fails += st_no_btf();
+	fails += st_percpu_alias();
+	fails += st_cast_blanks();
 	printf("ksym-fuzz: self-test: %zu cases, %d failed\n", N(cases) + 16, fails);
 	fails += self_test_gen();
 	fails += self_test_triggers();
