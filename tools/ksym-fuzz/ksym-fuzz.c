@@ -644,31 +644,29 @@ static void usage(void)
 	fprintf(stderr, "usage: ksym-fuzz [-s SEED] [-n WRITES] [-t SECONDS] [-m single|lock|race] [-H] [-L] [-Z] [-A] [-G] [-W] [-f FILTER] [-P FILE] [-v] [-T]\n");
 }
 
-int main(int argc, char **argv)
+/* The options into opt: 0, 1 when -T asks for the self-test, -1 bad usage. */
+static int parse_options(int argc, char **argv)
 {
-	pid_t pids[3] = { 0 };
-	int c, i, nw, status, ret = 2;
-	long tw = 0, ta = 0, tr = 0, tc = 0;
-	char got[4096];
 	char *end;
+	int c;
 
 	while ((c = getopt(argc, argv, "s:n:t:m:HLZAGWf:P:vT")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, &end, 0);
 			if (*end)
-				goto bad_usage;
+				return -1;
 			break;
 		case 'n':
 			opt.writes = strtol(optarg, &end, 0);
 			if (*end || opt.writes < 1)
-				goto bad_usage;
+				return -1;
 			opt.writes_given = true;
 			break;
 		case 't':
 			opt.seconds = strtol(optarg, &end, 0);
 			if (*end || opt.seconds < 1)
-				goto bad_usage;
+				return -1;
 			break;
 		case 'm':
 			if (!strcmp(optarg, "single"))
@@ -678,7 +676,7 @@ int main(int argc, char **argv)
 			else if (!strcmp(optarg, "race"))
 				opt.mode = MODE_RACE;
 			else
-				goto bad_usage;
+				return -1;
 			break;
 		case 'H': opt.hits = true; break;
 		case 'L': opt.legacy_blank = true; break;
@@ -689,30 +687,19 @@ int main(int argc, char **argv)
 		case 'f': opt.filter = optarg; break;
 		case 'P': opt.progress = optarg; break;
 		case 'v': opt.verbose = true; break;
-		case 'T': return self_test();
+		case 'T': return 1;
 		default:
-			goto bad_usage;
+			return -1;
 		}
 	}
-	if (optind != argc)
-		goto bad_usage;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (opt.seconds) {
-		deadline = mono_now() + opt.seconds;
-		if (!opt.writes_given)
-			opt.writes = 1000000000;	/* the time ends the run */
-		printf("ksym-fuzz: time budget %ld s%s\n", opt.seconds,
-		       opt.writes_given ? " or -n writes, whichever comes first" : "");
-	}
+	return optind != argc ? -1 : 0;
+}
 
-	if (read_cpus("/sys/devices/system/cpu/possible", &cpus_possible) ||
-	    read_cpus("/sys/devices/system/cpu/online", &cpus_online)) {
-		fprintf(stderr, "ksym-fuzz: cannot read the CPU masks\n");
-		return 2;
-	}
-	nr_cpus_possible = __builtin_popcountll(cpus_possible);
-	if (load_kallsyms("/proc/kallsyms"))
-		return 2;
+/* The symbols the model uses, as /proc/kallsyms shows them: 0, or 2. */
+static int check_symbols(void)
+{
+	int i;
+
 	for (i = 0; i < (int)NR_SYMS; i++) {
 		if (!syms[i].found && syms[i].mod) {
 			fprintf(stderr, "ksym-fuzz: %s not in /proc/kallsyms (modprobe ksym_hitgen)\n",
@@ -741,64 +728,33 @@ int main(int argc, char **argv)
 		       syms[i].name, syms[i].mod ? syms[i].mod : "vmlinux", syms[i].addr,
 		       syms[i].dist, syms[i].deflen, syms[i].initmem ? " (init memory)" : "");
 	}
-	/* Without BTF, casts and paths are refused (doc); the model follows. */
-	have_btf = !access("/sys/kernel/btf/vmlinux", R_OK);
-	if (!have_btf)
-		printf("ksym-fuzz: no /sys/kernel/btf/vmlinux: casts and field paths must be refused\n");
-	else if (access("/sys/kernel/btf/ksym_hitgen", R_OK)) {
-		/* The model's types are the module's: BTF of vmlinux alone is a third case. */
-		fprintf(stderr, "ksym-fuzz: BTF for vmlinux but not for ksym_hitgen (CONFIG_DEBUG_INFO_BTF_MODULES): the model does not cover that\n");
+	return 0;
+}
+
+/* Start from no watch (and check that "0" does that): 0, 1 or 2. */
+static int clear_filter(void)
+{
+	char got[4096];
+	int fd = open(opt.filter, O_WRONLY);
+
+	if (fd < 0 || write(fd, "0\n", 2) != 2) {
+		fprintf(stderr, "ksym-fuzz: cannot clear %s: %s\n", opt.filter,
+			strerror(errno));
 		return 2;
 	}
-	racer_addr = sym_by_name("ksym_hitgen_buf")->addr + RACER_OFF;
-
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
-		perror("ksym-fuzz: mmap");
-		return 2;
+	close(fd);
+	if (read_back(got, sizeof(got)) != 0) {
+		printf("ksym-fuzz: FAIL: '0' left watches:\n%s", got);
+		return 1;
 	}
+	return 0;
+}
 
-	if (opt.triggers) {
-		printf("ksym-fuzz: triggers: seed %" PRIu64 ", %ld writes%s, CPUs online 0x%" PRIx64 "\n",
-		       opt.seed, opt.writes, opt.trailing_unlogged ? ", trailing text unlogged (-W)" : "",
-		       cpus_online);
-		if (!have_btf) {
-			fprintf(stderr, "ksym-fuzz: -G needs BTF (the triggers' paths)\n");
-			return 2;
-		}
-		return trig_run();
-	}
-	/* Start from no watch (and check that "0" does that). */
-	{
-		int fd = open(opt.filter, O_WRONLY);
+/* The writers of -m (one, or two processes): their exit status. */
+static int run_writers(pid_t *pids)
+{
+	int i, nw, status, ret;
 
-		if (fd < 0 || write(fd, "0\n", 2) != 2) {
-			fprintf(stderr, "ksym-fuzz: cannot clear %s: %s\n", opt.filter,
-				strerror(errno));
-			return 2;
-		}
-		close(fd);
-		if (read_back(got, sizeof(got)) != 0) {
-			printf("ksym-fuzz: FAIL: '0' left watches:\n%s", got);
-			return 1;
-		}
-	}
-	printf("ksym-fuzz: seed %" PRIu64 ", %ld writes, mode %s%s%s%s%s, CPUs possible 0x%" PRIx64 " online 0x%" PRIx64 "\n",
-	       opt.seed, opt.writes,
-	       opt.mode == MODE_SINGLE ? "single" : opt.mode == MODE_LOCK ? "lock" : "race",
-	       opt.hits ? ", hits" : "", opt.legacy_blank ? ", legacy blank (-L)" : "",
-	       opt.no_nul ? ", no NUL (-Z)" : "",
-	       opt.percpu_alias ? ", per-CPU alias (-A)" : "", cpus_possible, cpus_online);
-
-	if (opt.hits) {
-		pids[2] = fork();
-		if (pids[2] < 0) {
-			perror("ksym-fuzz: fork");
-			goto cleanup;
-		}
-		if (!pids[2])
-			_exit(hitter());
-	}
 	nw = opt.mode == MODE_SINGLE ? 1 : 2;
 	if (nw == 1) {
 		ret = writer(0);
@@ -829,16 +785,14 @@ int main(int argc, char **argv)
 			pids[i] = 0;
 		}
 	}
-cleanup:
-	sh->stop = 1;
-	if (pids[2] > 0) {
-		if (waitpid(pids[2], &status, 0) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status)) {
-			printf("ksym-fuzz: the hit generator failed\n");
-			if (!ret)
-				ret = 1;
-		}
-	}
+	return ret;
+}
+
+/* Each writer's counts, and the closing line's sums (*@tw ...). */
+static void print_writers(long *tw, long *ta, long *tr, long *tc)
+{
+	int i;
+
 	for (i = 0; i < 2; i++) {
 		size_t e;
 
@@ -851,11 +805,118 @@ cleanup:
 				printf(" %s %ld", e < NR_ERRNOS ? errnos[e].name : "other",
 				       sh->errcount[i][e]);
 		printf("), %ld closes\n", sh->closes[i]);
-		tw += sh->writes[i];
-		ta += sh->accepted[i];
-		tr += sh->refused[i];
-		tc += sh->closes[i];
+		*tw += sh->writes[i];
+		*ta += sh->accepted[i];
+		*tr += sh->refused[i];
+		*tc += sh->closes[i];
 	}
+}
+
+/*
+ * What the run needs of the kernel: the CPU masks, the symbols, whether
+ * there is BTF, the racer's address, the writers' shared page. 0, or 2.
+ */
+static int setup(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (opt.seconds) {
+		deadline = mono_now() + opt.seconds;
+		if (!opt.writes_given)
+			opt.writes = 1000000000;	/* the time ends the run */
+		printf("ksym-fuzz: time budget %ld s%s\n", opt.seconds,
+		       opt.writes_given ? " or -n writes, whichever comes first" : "");
+	}
+
+	if (read_cpus("/sys/devices/system/cpu/possible", &cpus_possible) ||
+	    read_cpus("/sys/devices/system/cpu/online", &cpus_online)) {
+		fprintf(stderr, "ksym-fuzz: cannot read the CPU masks\n");
+		return 2;
+	}
+	nr_cpus_possible = __builtin_popcountll(cpus_possible);
+	if (load_kallsyms("/proc/kallsyms"))
+		return 2;
+	if (check_symbols())
+		return 2;
+	/* Without BTF, casts and paths are refused (doc); the model follows. */
+	have_btf = !access("/sys/kernel/btf/vmlinux", R_OK);
+	if (!have_btf)
+		printf("ksym-fuzz: no /sys/kernel/btf/vmlinux: casts and field paths must be refused\n");
+	else if (access("/sys/kernel/btf/ksym_hitgen", R_OK)) {
+		/* The model's types are the module's: BTF of vmlinux alone is a third case. */
+		fprintf(stderr, "ksym-fuzz: BTF for vmlinux but not for ksym_hitgen (CONFIG_DEBUG_INFO_BTF_MODULES): the model does not cover that\n");
+		return 2;
+	}
+	racer_addr = sym_by_name("ksym_hitgen_buf")->addr + RACER_OFF;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("ksym-fuzz: mmap");
+		return 2;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	pid_t pids[3] = { 0 };
+	int status, ret = 2;
+	long tw = 0, ta = 0, tr = 0, tc = 0;
+
+	ret = parse_options(argc, argv);
+	if (ret) {
+		if (ret > 0)
+			return self_test();
+		usage();
+		return 2;
+	}
+	ret = 2;
+	ret = setup();
+	if (ret)
+		return ret;
+	ret = 2;
+	if (opt.triggers) {
+		printf("ksym-fuzz: triggers: seed %" PRIu64 ", %ld writes%s, CPUs online 0x%" PRIx64 "\n",
+		       opt.seed, opt.writes, opt.trailing_unlogged ? ", trailing text unlogged (-W)" : "",
+		       cpus_online);
+		if (!have_btf) {
+			fprintf(stderr, "ksym-fuzz: -G needs BTF (the triggers' paths)\n");
+			return 2;
+		}
+		return trig_run();
+	}
+	/* Start from no watch (and check that "0" does that). */
+	ret = clear_filter();
+	if (ret)
+		return ret;
+	ret = 2;
+	printf("ksym-fuzz: seed %" PRIu64 ", %ld writes, mode %s%s%s%s%s, CPUs possible 0x%" PRIx64 " online 0x%" PRIx64 "\n",
+	       opt.seed, opt.writes,
+	       opt.mode == MODE_SINGLE ? "single" : opt.mode == MODE_LOCK ? "lock" : "race",
+	       opt.hits ? ", hits" : "", opt.legacy_blank ? ", legacy blank (-L)" : "",
+	       opt.no_nul ? ", no NUL (-Z)" : "",
+	       opt.percpu_alias ? ", per-CPU alias (-A)" : "", cpus_possible, cpus_online);
+
+	if (opt.hits) {
+		pids[2] = fork();
+		if (pids[2] < 0) {
+			perror("ksym-fuzz: fork");
+			goto cleanup;
+		}
+		if (!pids[2])
+			_exit(hitter());
+	}
+	ret = run_writers(pids);
+cleanup:
+	sh->stop = 1;
+	if (pids[2] > 0) {
+		if (waitpid(pids[2], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("ksym-fuzz: the hit generator failed\n");
+			if (!ret)
+				ret = 1;
+		}
+	}
+	print_writers(&tw, &ta, &tr, &tc);
 	/* Leave no watch behind. */
 	{
 		int fd = open(opt.filter, O_WRONLY);
@@ -869,8 +930,4 @@ cleanup:
 	printf("ksym-fuzz: %s: %ld writes, %ld accepted, %ld refused, %ld closes, seed %" PRIu64 "\n",
 	       ret ? "FAIL" : "PASS", tw, ta, tr, tc, opt.seed);
 	return ret;
-
-bad_usage:
-	usage();
-	return 2;
 }
