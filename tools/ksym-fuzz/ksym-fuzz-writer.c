@@ -208,155 +208,203 @@ static int judge(int id, long step, struct model *m,
 	return 0;
 }
 
+/* One writer's state across its entries (writer()). */
+struct wstate {
+	int id;
+	bool checked;		/* the racer (-m race, writer 1) is not */
+	struct gen g;
+	struct model *m;	/* its model: its own, or the shared one (-m lock) */
+	char *pend;		/* what the open descriptor holds, unterminated */
+	size_t plen;
+	bool trunc, wrote;
+	long quota, done, step;
+	int fd, lockfd;
+};
+
+/* -P: a progress line every 5000 writes. */
+static void w_progress(const struct wstate *w)
+{
+	FILE *pf;
+
+	if (!opt.progress || w->done % 5000)
+		return;
+	pf = fopen(opt.progress, "a");
+	if (pf) {
+		fprintf(pf, "ksym-fuzz: seed %" PRIu64 " writer %d: %ld of %ld writes\n",
+			opt.seed, w->id, w->done, w->quota);
+		fclose(pf);
+	}
+}
+
+/*
+ * write(2) of @n bytes at @off of the generated text, modelled and judged:
+ * 0 (*@r its return value), or -1 on a mismatch or a lock failure.
+ */
+static int w_piece(struct wstate *w, size_t off, size_t n, long *r)
+{
+	const char *buf = w->g.buf + off;
+	struct outcome o;
+	bool succeeded;
+	int err;
+
+	if (take_lock(w->lockfd, true))
+		return -1;
+	if (w->checked)
+		model_write(w->m, w->pend, w->plen, buf, n, &o);
+	if (opt.verbose) {
+		printf("[%d] write '", w->id);
+		escape(stdout, buf, n, 200);
+		printf("'\n");
+	}
+	*r = write(w->fd, buf, n);
+	err = errno;
+	w->step++;
+	w->done++;
+	sh->writes[w->id]++;
+	w_progress(w);
+	if (*r < 0) {
+		sh->refused[w->id]++;
+		count_err(w->id, err);
+	} else {
+		sh->accepted[w->id]++;
+	}
+	if (w->checked) {
+		if (judge(w->id, w->step, w->m, w->pend, w->plen, w->trunc, buf, n, &o,
+			  *r, err, &succeeded)) {
+			take_lock(w->lockfd, false);
+			return -1;
+		}
+		w->plen = pending_after(w->pend, w->plen, buf, n, succeeded);
+		if (n && rule_wrote(buf, n, !succeeded))
+			w->wrote = true;
+	}
+	take_lock(w->lockfd, false);
+	return 0;
+}
+
+/* close(2), applying what is pending, modelled and judged: 0 or -1. */
+static int w_close(struct wstate *w)
+{
+	struct outcome o;
+	bool succeeded;
+	int r, err;
+
+	if (take_lock(w->lockfd, true))
+		return -1;
+	if (w->checked)
+		model_close(w->m, w->pend, w->plen, w->trunc, w->wrote, &o);
+	r = close(w->fd);
+	err = errno;
+	w->fd = -1;
+	w->step++;
+	sh->closes[w->id]++;
+	if (w->checked && judge(w->id, w->step, w->m, w->pend, w->plen, w->trunc, NULL, 0,
+				&o, r, err, &succeeded)) {
+		take_lock(w->lockfd, false);
+		return -1;
+	}
+	w->plen = 0;
+	take_lock(w->lockfd, false);
+	return 0;
+}
+
+/* Open the filter (sometimes with O_TRUNC) when it is not open: 0 or -1. */
+static int w_open(struct wstate *w)
+{
+	if (w->fd >= 0)
+		return 0;
+	/* O_TRUNC as "echo >" opens; the racer never clears. */
+	w->trunc = w->checked && chance(&w->g.r, 20);
+	w->wrote = false;
+	w->fd = open(opt.filter, O_WRONLY | (w->trunc ? O_TRUNC : 0));
+	if (w->fd < 0) {
+		fprintf(stderr, "ksym-fuzz: open %s: %s\n", opt.filter, strerror(errno));
+		return -1;
+	}
+	w->plen = 0;
+	return 0;
+}
+
+/* One generated text, written whole or in pieces: 0 or -1. */
+static int w_entry(struct wstate *w)
+{
+	struct gen *g = &w->g;
+	size_t off = 0, cut;
+	int pieces;
+
+	if (w->checked)
+		gen_logical(g);
+	else
+		gen_racer(g);
+	maybe_nul(g);
+	pieces = chance(&g->r, 50) ? 1 : 2 + rnd(&g->r, 3);
+	if (chance(&g->r, 1))
+		pieces = 0;	/* a zero-length write */
+	/* A cast cut between two write() calls. */
+	cut = pieces && g->cut && g->cut < g->n && chance(&g->r, 30) ? g->cut : 0;
+	if (cut && pieces < 2)
+		pieces = 2;
+
+	do {
+		size_t n = g->n - off;
+		long r;
+
+		if (cut && !off)
+			n = cut;
+		else if (pieces > 1 && n > 1)
+			n = 1 + rnd(&g->r, n - 1);
+		if (!pieces)
+			n = 0;
+		if (w_piece(w, off, n, &r))
+			return -1;
+		off += n;
+		pieces--;
+		/*
+		 * A refused piece took the pending data with it: the rest
+		 * of a token cut there would be a fragment, which can spell
+		 * a real symbol the model does not know ("x", "var").
+		 */
+		if (r < 0 && off < g->n && !is_sep(g->buf[off - 1]))
+			break;
+	} while (off < g->n && pieces > 0);
+	return 0;
+}
+
 int writer(int id)
 {
 	static char buf[BUF_MAX], pend[WRITE_MAX * 2];
-	struct model local = { 0 }, *m;
-	struct gen g = { 0 };
-	size_t plen = 0;
-	bool trunc = false, wrote = false;
-	long quota, done = 0, step = 0;
-	int fd = -1, lockfd = -1, ret = 1;
-	bool checked = !(opt.mode == MODE_RACE && id == 1);
+	struct wstate w = { .id = id, .pend = pend, .fd = -1, .lockfd = -1 };
+	struct model local = { 0 };
+	int ret = 1;
 
-	g.r.s = opt.seed * 1000003ULL + id * 7919ULL + 1;
-	g.buf = buf;
-	g.racer = !checked;
-	m = opt.mode == MODE_LOCK ? &sh->m : &local;
-	g.m = checked ? m : NULL;
-	quota = opt.mode == MODE_SINGLE ? opt.writes : (opt.writes + 1 - id) / 2;
+	w.checked = !(opt.mode == MODE_RACE && id == 1);
+	w.g.r.s = opt.seed * 1000003ULL + id * 7919ULL + 1;
+	w.g.buf = buf;
+	w.g.racer = !w.checked;
+	w.m = opt.mode == MODE_LOCK ? &sh->m : &local;
+	w.g.m = w.checked ? w.m : NULL;
+	w.quota = opt.mode == MODE_SINGLE ? opt.writes : (opt.writes + 1 - id) / 2;
 
 	if (opt.mode == MODE_LOCK) {
-		lockfd = open(LOCK_FILE, O_RDWR | O_CREAT, 0600);
-		if (lockfd < 0) {
+		w.lockfd = open(LOCK_FILE, O_RDWR | O_CREAT, 0600);
+		if (w.lockfd < 0) {
 			perror("ksym-fuzz: " LOCK_FILE);
 			goto cleanup;
 		}
 	}
-
-	while (done < quota && !out_of_time()) {
-		size_t off = 0, cut;
-		int pieces;
-
-		if (fd < 0) {
-			/* O_TRUNC as "echo >" opens; the racer never clears. */
-			trunc = checked && chance(&g.r, 20);
-			wrote = false;
-			fd = open(opt.filter, O_WRONLY | (trunc ? O_TRUNC : 0));
-			if (fd < 0) {
-				fprintf(stderr, "ksym-fuzz: open %s: %s\n", opt.filter,
-					strerror(errno));
-				goto cleanup;
-			}
-			plen = 0;
-		}
-		if (checked)
-			gen_logical(&g);
-		else
-			gen_racer(&g);
-		maybe_nul(&g);
-		pieces = chance(&g.r, 50) ? 1 : 2 + rnd(&g.r, 3);
-		if (chance(&g.r, 1))
-			pieces = 0;	/* a zero-length write */
-		/* A cast cut between two write() calls. */
-		cut = pieces && g.cut && g.cut < g.n && chance(&g.r, 30) ? g.cut : 0;
-		if (cut && pieces < 2)
-			pieces = 2;
-
-		do {
-			size_t n = g.n - off;
-			struct outcome o;
-			bool succeeded;
-			long r;
-			int err;
-
-			if (cut && !off)
-				n = cut;
-			else if (pieces > 1 && n > 1)
-				n = 1 + rnd(&g.r, n - 1);
-			if (!pieces)
-				n = 0;
-			if (take_lock(lockfd, true))
-				goto cleanup;
-			if (checked)
-				model_write(m, pend, plen, buf + off, n, &o);
-			if (opt.verbose) {
-				printf("[%d] write '", id);
-				escape(stdout, buf + off, n, 200);
-				printf("'\n");
-			}
-			r = write(fd, buf + off, n);
-			err = errno;
-			step++;
-			done++;
-			sh->writes[id]++;
-			if (opt.progress && done % 5000 == 0) {
-				FILE *pf = fopen(opt.progress, "a");
-
-				if (pf) {
-					fprintf(pf, "ksym-fuzz: seed %" PRIu64 " writer %d: %ld of %ld writes\n",
-						opt.seed, id, done, quota);
-					fclose(pf);
-				}
-			}
-			if (r < 0) {
-				sh->refused[id]++;
-				count_err(id, err);
-			} else {
-				sh->accepted[id]++;
-			}
-			if (checked) {
-				if (judge(id, step, m, pend, plen, trunc, buf + off, n, &o,
-					  r, err, &succeeded)) {
-					take_lock(lockfd, false);
-					goto cleanup;
-				}
-				plen = pending_after(pend, plen, buf + off, n, succeeded);
-				if (n && rule_wrote(buf + off, n, !succeeded))
-					wrote = true;
-			}
-			take_lock(lockfd, false);
-			off += n;
-			pieces--;
-			/*
-			 * A refused piece took the pending data with it: the rest
-			 * of a token cut there would be a fragment, which can spell
-			 * a real symbol the model does not know ("x", "var").
-			 */
-			if (r < 0 && off < g.n && !is_sep(buf[off - 1]))
-				break;
-		} while (off < g.n && pieces > 0);
-
+	while (w.done < w.quota && !out_of_time()) {
+		if (w_open(&w) || w_entry(&w))
+			goto cleanup;
 		/* Sometimes close (applying what is pending) and reopen. */
-		if (chance(&g.r, 15) || done >= quota) {
-			struct outcome o;
-			bool succeeded;
-			int r, err;
-
-			if (take_lock(lockfd, true))
-				goto cleanup;
-			if (checked)
-				model_close(m, pend, plen, trunc, wrote, &o);
-			r = close(fd);
-			err = errno;
-			fd = -1;
-			step++;
-			sh->closes[id]++;
-			if (checked && judge(id, step, m, pend, plen, trunc, NULL, 0,
-					     &o, r, err, &succeeded)) {
-				take_lock(lockfd, false);
-				goto cleanup;
-			}
-			plen = 0;
-			take_lock(lockfd, false);
-		}
+		if ((chance(&w.g.r, 15) || w.done >= w.quota) && w_close(&w))
+			goto cleanup;
 	}
 	ret = 0;
 cleanup:
-	if (fd >= 0)
-		close(fd);
-	if (lockfd >= 0)
-		close(lockfd);
+	if (w.fd >= 0)
+		close(w.fd);
+	if (w.lockfd >= 0)
+		close(w.lockfd);
 	return ret;
 }
 
