@@ -980,32 +980,30 @@ static int trig_stat_rows(const char *stat, const char *ev, const char *what)
 	return rows;
 }
 
-int trig_run(void)
-{
-	static char buf[BUF_MAX], got[65536], want[65536], log[65536], stat[65536];
-	static struct tfile files[2], before;
-	static const char *const ename[] = { "EINVAL", "ENOENT", "EEXIST", "other" };
-	long writes = 0, accepted = 0, refused = 0, removed = 0, added = 0, logs = 0;
-	long errc[4] = { 0 }, step;
-	struct gen g = { 0 };
-	int fi, i, ret = 1, fds[2] = { -1, -1 };
-	pid_t kids[2] = { 0 };
-	char path[256], what[160];
-	double t0, t1;
-	struct timespec ts;
+/* The -G run's state (trig_run()): the model's files, the counts. */
+struct trun {
+	struct tfile files[2], before;
+	struct gen g;
+	int fds[2];
+	long writes, accepted, refused, removed, added, logs, errc[4];
+	char buf[BUF_MAX], got[65536], want[65536], log[65536], stat[65536];
+	char what[160];
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t0 = ts.tv_sec + ts.tv_nsec / 1e9;
-	g.r.s = opt.seed * 1000003ULL + 4242;
-	g.buf = buf;
+/* The trigger files start without ksym triggers; one slot: 0, or 2. */
+static int tr_start(struct trun *t)
+{
+	char path[256];
+	int fi;
+
 	for (fi = 0; fi < 2; fi++) {
 		trig_path(fi, path, sizeof(path));
-		if (read_file(path, got, sizeof(got)) < 0) {
+		if (read_file(path, t->got, sizeof(t->got)) < 0) {
 			fprintf(stderr, "ksym-fuzz: %s: %s (modprobe ksym_hitgen)\n", path, strerror(errno));
 			return 2;
 		}
-		if (strstr(got, "\nksym_") || !strncmp(got, "ksym_", 5)) {
-			fprintf(stderr, "ksym-fuzz: %s has ksym triggers already:\n%s", path, got);
+		if (strstr(t->got, "\nksym_") || !strncmp(t->got, "ksym_", 5)) {
+			fprintf(stderr, "ksym-fuzz: %s has ksym triggers already:\n%s", path, t->got);
 			return 2;
 		}
 	}
@@ -1013,6 +1011,248 @@ int trig_run(void)
 		fprintf(stderr, "ksym-fuzz: %s: %s\n", TRIG_SLOTS, strerror(errno));
 		return 2;
 	}
+	return 0;
+}
+
+/* Whether write() returning @r (errno @err) is what the model said (@o). */
+static bool tr_return_ok(const struct toutcome *o, long r, int err, size_t n)
+{
+	switch (o->res) {
+	case TR_NOP:
+		return r == 0;
+	case TR_ADD:
+		return r == (long)n;
+	case TR_REMOVE:
+		return r == (long)n || (o->either && r < 0 && (o->errs & errno_bit(err)));
+	default:
+		return r < 0 && (o->errs & errno_bit(err));
+	}
+}
+
+/* The descriptor of file @fi: kept open, or opened again as "echo >" does. */
+static int tr_open(struct trun *t, int fi)
+{
+	char path[256];
+
+	if (t->fds[fi] >= 0 && !chance(&t->g.r, 30))
+		return 0;
+	if (t->fds[fi] >= 0)
+		close(t->fds[fi]);
+	trig_path(fi, path, sizeof(path));
+	t->fds[fi] = open(path, O_WRONLY | (chance(&t->g.r, 50) ? O_TRUNC : 0));
+	if (t->fds[fi] < 0) {
+		fprintf(stderr, "ksym-fuzz: open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* After write @step to file @fi: both files and error_log against the model. */
+static int tr_judge(struct trun *t, int fi, long step, const struct toutcome *o,
+		    long r, int err)
+{
+	bool succeeded = r >= 0;
+	int i;
+
+	if (!tr_return_ok(o, r, err, t->g.n)) {
+		trig_check(&t->files[fi], fi, t->got, sizeof(t->got), t->want, sizeof(t->want));
+		read_file(TRIG_ERRLOG, t->log, sizeof(t->log));
+		trig_report(fi, step, r >= 0 ? "accepted, model says otherwise" :
+			    "refused, model says otherwise", &t->before, t->buf, t->g.n, o, r, err,
+			    t->got, t->want, t->log);
+		return -1;
+	}
+	if (succeeded) {
+		trig_apply(&t->files[fi], o);
+		t->added += o->res == TR_ADD;
+		t->removed += o->res == TR_REMOVE;
+	}
+	for (i = 0; i < 2; i++) {
+		if (trig_check(&t->files[i], i, t->got, sizeof(t->got), t->want, sizeof(t->want))) {
+			read_file(TRIG_ERRLOG, t->log, sizeof(t->log));
+			trig_report(fi, step, i == fi ? (succeeded ?
+				    "accepted, but the trigger file is not its effect" :
+				    "refused, but the trigger file changed") :
+				    "the other event's trigger file changed", &t->before, t->buf,
+				    t->g.n, o, r, err, t->got, t->want, t->log);
+			return -1;
+		}
+	}
+	if (trig_check_log(fi, o, !succeeded, t->log, sizeof(t->log), t->what, sizeof(t->what))) {
+		trig_check(&t->files[fi], fi, t->got, sizeof(t->got), t->want, sizeof(t->want));
+		trig_report(fi, step, t->what, &t->before, t->buf, t->g.n, o, r, err,
+			    t->got, t->want, t->log);
+		return -1;
+	}
+	t->logs += !succeeded && o->log != TL_NONE;
+	return 0;
+}
+
+/* Write @step: generated, modelled, written, judged. 0, or -1 to stop. */
+static int tr_step(struct trun *t, long step)
+{
+	struct toutcome o;
+	int fi, err;
+	long r;
+
+	fi = chance(&t->g.r, 60) ? 0 : 1;
+	trig_gen(&t->g, &t->files[fi]);
+	trig_model(&t->files[fi], t->buf, t->g.n, &o);
+	t->before = t->files[fi];
+	if (opt.verbose) {
+		printf("[T] %s: '", trig_events[fi]);
+		escape(stdout, t->buf, t->g.n, 200);
+		printf("'\n");
+	}
+	snprintf(sh->tcmd, sizeof(sh->tcmd), "%.*s", (int)(t->g.n < 150 ? t->g.n : 150), t->buf);
+	write_str(TRIG_ERRLOG, "");
+	/* Sometimes a descriptor kept open, sometimes one opened as "echo >" does. */
+	if (tr_open(t, fi))
+		return -1;
+	r = write(t->fds[fi], t->buf, t->g.n);
+	err = errno;
+	sh->tstep = step;
+	t->writes++;
+	if (r < 0) {
+		t->refused++;
+		t->errc[err == EINVAL ? 0 : err == ENOENT ? 1 : err == EEXIST ? 2 : 3]++;
+	} else {
+		t->accepted++;
+	}
+	if (tr_judge(t, fi, step, &o, r, err))
+		return -1;
+	if (opt.progress && step % 1000 == 0) {
+		FILE *pf = fopen(opt.progress, "a");
+
+		if (pf) {
+			fprintf(pf, "ksym-fuzz: seed %" PRIu64 " triggers: %ld of %ld writes\n",
+				opt.seed, step, opt.writes);
+			fclose(pf);
+		}
+	}
+	return 0;
+}
+
+/* trace_stat/ksym_triggers: each trigger of the model once. 0 or 1. */
+static int tr_check_stat(struct trun *t)
+{
+	char canon[TCANON_MAX + 32];
+	int fi, i, ret = 0;
+
+	if (read_file(TRIG_STAT, t->stat, sizeof(t->stat)) < 0) {
+		printf("ksym-fuzz: cannot read %s\n", TRIG_STAT);
+		ret = 1;
+	}
+	for (fi = 0; fi < 2 && !ret; fi++) {
+		for (i = 0; i < t->files[fi].nr; i++) {
+			snprintf(canon, sizeof(canon), "%s:%s",
+				 t->files[fi].t[i].unwatch ? "ksym_unwatch" : "ksym_watch",
+				 t->files[fi].t[i].canon);
+			if (trig_stat_rows(t->stat, trig_events[fi], canon) != 1) {
+				printf("ksym-fuzz: MISMATCH: %s: not once in %s:\n%s", canon,
+				       TRIG_STAT, t->stat);
+				ret = 1;
+			}
+		}
+		if (!ret && trig_stat_rows(t->stat, trig_events[fi], "") != t->files[fi].nr) {
+			printf("ksym-fuzz: MISMATCH: %s has %d rows for %s, the model %d triggers:\n%s",
+			       TRIG_STAT, trig_stat_rows(t->stat, trig_events[fi], ""),
+			       trig_events[fi], t->files[fi].nr, t->stat);
+			ret = 1;
+		}
+	}
+	return ret;
+}
+
+/* Remove what is left, as the files show it; then no row. @ret, or 1. */
+static int tr_remove_left(struct trun *t, int ret)
+{
+	char line[TCANON_MAX + 256], cmd[TCANON_MAX + 260], path[256];
+	int fi, i;
+
+	for (fi = 0; fi < 2; fi++) {
+		trig_check(&t->files[fi], fi, t->got, sizeof(t->got), t->want, sizeof(t->want));
+		trig_path(fi, path, sizeof(path));
+		for (i = t->files[fi].nr - 1; i >= 0; i--) {
+			trig_line(&t->files[fi].t[i], line, sizeof(line));
+			snprintf(cmd, sizeof(cmd), "!%s", line);
+			if (write_str(path, cmd)) {
+				printf("ksym-fuzz: removing '%s': %s\n", cmd, strerror(errno));
+				ret = ret ? ret : 1;
+			}
+		}
+		t->files[fi].nr = 0;
+		if (read_file(path, t->got, sizeof(t->got)) < 0 || strstr(t->got, "\nksym_") ||
+		    !strncmp(t->got, "ksym_", 5)) {
+			printf("ksym-fuzz: MISMATCH: triggers left in %s:\n%s", path, t->got);
+			ret = ret ? ret : 1;
+		}
+	}
+	if (read_file(TRIG_STAT, t->stat, sizeof(t->stat)) < 0 ||
+	    trig_stat_rows(t->stat, trig_events[0], "") ||
+	    trig_stat_rows(t->stat, trig_events[1], "")) {
+		printf("ksym-fuzz: MISMATCH: %s not empty of them after removal:\n%s", TRIG_STAT,
+		       t->stat);
+		ret = ret ? ret : 1;
+	}
+	return ret;
+}
+
+/* The children (objects, slots) stopped and reaped: @ret, or 1. */
+static int tr_wait(pid_t *kids, int ret)
+{
+	int i, status;
+
+	sh->stop = 1;
+	for (i = 0; i < 2; i++) {
+		if (kids[i] > 0 && (waitpid(kids[i], &status, 0) < 0 || !WIFEXITED(status) ||
+				    WEXITSTATUS(status))) {
+			printf("ksym-fuzz: the %s child failed\n", i ? "slots" : "objects");
+			if (!ret)
+				ret = 1;
+		}
+	}
+	return ret;
+}
+
+static void tr_summary(const struct trun *t, int ret, double secs)
+{
+	static const char *const ename[] = { "EINVAL", "ENOENT", "EEXIST", "other" };
+	int i;
+
+	printf("ksym-fuzz: triggers: %ld writes (%ld accepted, %ld refused:", t->writes,
+	       t->accepted, t->refused);
+	for (i = 0; i < 4; i++)
+		if (t->errc[i])
+			printf(" %s %ld", ename[i], t->errc[i]);
+	printf("), %ld added, %ld removed, %ld error_log lines checked; %ld object rounds, %ld slot flips; %.1f s\n",
+	       t->added, t->removed, t->logs, sh->objects, sh->slot_flips, secs);
+	printf("ksym-fuzz: %s: %ld trigger writes, %ld accepted, %ld refused, seed %" PRIu64 "\n",
+	       ret ? "FAIL" : "PASS", t->writes, t->accepted, t->refused, opt.seed);
+}
+
+/* CLOCK_MONOTONIC in seconds. */
+static double tr_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int trig_run(void)
+{
+	static struct trun t = { .fds = { -1, -1 } };
+	pid_t kids[2] = { 0 };
+	int i, ret = 1;
+	double t0;
+	long step;
+
+	t0 = tr_now();
+	t.g.r.s = opt.seed * 1000003ULL + 4242;
+	t.g.buf = t.buf;
+	if (tr_start(&t))
+		return 2;
 	kids[0] = fork();
 	if (!kids[0])
 		_exit(trig_objects());
@@ -1023,180 +1263,20 @@ int trig_run(void)
 		perror("ksym-fuzz: fork");
 		goto cleanup;
 	}
-
-	for (step = 1; step <= opt.writes && !out_of_time(); step++) {
-		struct toutcome o;
-		bool ok, succeeded;
-		long r;
-		int err;
-
-		fi = chance(&g.r, 60) ? 0 : 1;
-		trig_gen(&g, &files[fi]);
-		trig_model(&files[fi], buf, g.n, &o);
-		before = files[fi];
-		if (opt.verbose) {
-			printf("[T] %s: '", trig_events[fi]);
-			escape(stdout, buf, g.n, 200);
-			printf("'\n");
-		}
-		snprintf(sh->tcmd, sizeof(sh->tcmd), "%.*s", (int)(g.n < 150 ? g.n : 150), buf);
-		write_str(TRIG_ERRLOG, "");
-		/* Sometimes a descriptor kept open, sometimes one opened as "echo >" does. */
-		if (fds[fi] < 0 || chance(&g.r, 30)) {
-			if (fds[fi] >= 0)
-				close(fds[fi]);
-			trig_path(fi, path, sizeof(path));
-			fds[fi] = open(path, O_WRONLY | (chance(&g.r, 50) ? O_TRUNC : 0));
-			if (fds[fi] < 0) {
-				fprintf(stderr, "ksym-fuzz: open %s: %s\n", path, strerror(errno));
-				goto cleanup;
-			}
-		}
-		r = write(fds[fi], buf, g.n);
-		err = errno;
-		sh->tstep = step;
-		writes++;
-		if (r < 0) {
-			refused++;
-			errc[err == EINVAL ? 0 : err == ENOENT ? 1 : err == EEXIST ? 2 : 3]++;
-		} else {
-			accepted++;
-		}
-		succeeded = r >= 0;
-		switch (o.res) {
-		case TR_NOP:
-			ok = r == 0;
-			break;
-		case TR_ADD:
-			ok = r == (long)g.n;
-			break;
-		case TR_REMOVE:
-			ok = r == (long)g.n || (o.either && r < 0 && (o.errs & errno_bit(err)));
-			break;
-		default:
-			ok = r < 0 && (o.errs & errno_bit(err));
-			break;
-		}
-		if (ok && succeeded) {
-			trig_apply(&files[fi], &o);
-			added += o.res == TR_ADD;
-			removed += o.res == TR_REMOVE;
-		}
-		if (!ok) {
-			trig_check(&files[fi], fi, got, sizeof(got), want, sizeof(want));
-			read_file(TRIG_ERRLOG, log, sizeof(log));
-			trig_report(fi, step, r >= 0 ? "accepted, model says otherwise" :
-				    "refused, model says otherwise", &before, buf, g.n, &o, r, err,
-				    got, want, log);
+	for (step = 1; step <= opt.writes && !out_of_time(); step++)
+		if (tr_step(&t, step))
 			goto cleanup;
-		}
-		for (i = 0; i < 2; i++) {
-			if (trig_check(&files[i], i, got, sizeof(got), want, sizeof(want))) {
-				read_file(TRIG_ERRLOG, log, sizeof(log));
-				trig_report(fi, step, i == fi ? (succeeded ?
-					    "accepted, but the trigger file is not its effect" :
-					    "refused, but the trigger file changed") :
-					    "the other event's trigger file changed", &before, buf, g.n,
-					    &o, r, err, got, want, log);
-				goto cleanup;
-			}
-		}
-		if (trig_check_log(fi, &o, !succeeded, log, sizeof(log), what, sizeof(what))) {
-			trig_check(&files[fi], fi, got, sizeof(got), want, sizeof(want));
-			trig_report(fi, step, what, &before, buf, g.n, &o, r, err, got, want, log);
-			goto cleanup;
-		}
-		logs += !succeeded && o.log != TL_NONE;
-		if (opt.progress && step % 1000 == 0) {
-			FILE *pf = fopen(opt.progress, "a");
-
-			if (pf) {
-				fprintf(pf, "ksym-fuzz: seed %" PRIu64 " triggers: %ld of %ld writes\n",
-					opt.seed, step, opt.writes);
-				fclose(pf);
-			}
-		}
-	}
 	ret = 0;
 cleanup:
 	for (i = 0; i < 2; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	sh->stop = 1;
-	for (i = 0; i < 2; i++) {
-		int status;
-
-		if (kids[i] > 0 && (waitpid(kids[i], &status, 0) < 0 || !WIFEXITED(status) ||
-				    WEXITSTATUS(status))) {
-			printf("ksym-fuzz: the %s child failed\n", i ? "slots" : "objects");
-			if (!ret)
-				ret = 1;
-		}
-	}
+		if (t.fds[i] >= 0)
+			close(t.fds[i]);
+	ret = tr_wait(kids, ret);
 	/* trace_stat/ksym_triggers: each trigger of the model once, then none. */
-	if (!ret) {
-		char canon[TCANON_MAX + 32];
-
-		if (read_file(TRIG_STAT, stat, sizeof(stat)) < 0) {
-			printf("ksym-fuzz: cannot read %s\n", TRIG_STAT);
-			ret = 1;
-		}
-		for (fi = 0; fi < 2 && !ret; fi++) {
-			for (i = 0; i < files[fi].nr; i++) {
-				snprintf(canon, sizeof(canon), "%s:%s",
-					 files[fi].t[i].unwatch ? "ksym_unwatch" : "ksym_watch",
-					 files[fi].t[i].canon);
-				if (trig_stat_rows(stat, trig_events[fi], canon) != 1) {
-					printf("ksym-fuzz: MISMATCH: %s: not once in %s:\n%s", canon,
-					       TRIG_STAT, stat);
-					ret = 1;
-				}
-			}
-			if (!ret && trig_stat_rows(stat, trig_events[fi], "") != files[fi].nr) {
-				printf("ksym-fuzz: MISMATCH: %s has %d rows for %s, the model %d triggers:\n%s",
-				       TRIG_STAT, trig_stat_rows(stat, trig_events[fi], ""),
-				       trig_events[fi], files[fi].nr, stat);
-				ret = 1;
-			}
-		}
-	}
-	/* Remove what is left, as the files show it. */
-	for (fi = 0; fi < 2; fi++) {
-		char line[TCANON_MAX + 256], cmd[TCANON_MAX + 260];
-
-		trig_check(&files[fi], fi, got, sizeof(got), want, sizeof(want));
-		trig_path(fi, path, sizeof(path));
-		for (i = files[fi].nr - 1; i >= 0; i--) {
-			trig_line(&files[fi].t[i], line, sizeof(line));
-			snprintf(cmd, sizeof(cmd), "!%s", line);
-			if (write_str(path, cmd)) {
-				printf("ksym-fuzz: removing '%s': %s\n", cmd, strerror(errno));
-				ret = ret ? ret : 1;
-			}
-		}
-		files[fi].nr = 0;
-		if (read_file(path, got, sizeof(got)) < 0 || strstr(got, "\nksym_") ||
-		    !strncmp(got, "ksym_", 5)) {
-			printf("ksym-fuzz: MISMATCH: triggers left in %s:\n%s", path, got);
-			ret = ret ? ret : 1;
-		}
-	}
-	if (read_file(TRIG_STAT, stat, sizeof(stat)) < 0 ||
-	    trig_stat_rows(stat, trig_events[0], "") ||
-	    trig_stat_rows(stat, trig_events[1], "")) {
-		printf("ksym-fuzz: MISMATCH: %s not empty of them after removal:\n%s", TRIG_STAT, stat);
-		ret = ret ? ret : 1;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t1 = ts.tv_sec + ts.tv_nsec / 1e9;
-	printf("ksym-fuzz: triggers: %ld writes (%ld accepted, %ld refused:", writes, accepted, refused);
-	for (i = 0; i < 4; i++)
-		if (errc[i])
-			printf(" %s %ld", ename[i], errc[i]);
-	printf("), %ld added, %ld removed, %ld error_log lines checked; %ld object rounds, %ld slot flips; %.1f s\n",
-	       added, removed, logs, sh->objects, sh->slot_flips, t1 - t0);
-	printf("ksym-fuzz: %s: %ld trigger writes, %ld accepted, %ld refused, seed %" PRIu64 "\n",
-	       ret ? "FAIL" : "PASS", writes, accepted, refused, opt.seed);
+	if (!ret)
+		ret = tr_check_stat(&t);
+	ret = tr_remove_left(&t, ret);
+	tr_summary(&t, ret, tr_now() - t0);
 	return ret;
 }
 
