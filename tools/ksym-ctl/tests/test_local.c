@@ -5,6 +5,7 @@
  * writes into inside, outside, frame and unowned on made-up events.
  */
 #include <elf.h>
+#include <json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "kallsyms.h"
 #include "local.h"
 #include "test.h"
+#include "uaf.h"
 
 #define KO_X86		"../../../build/obj/kernel/trace/ksym_hitgen.ko"
 #define KO_ARM64	"../../../build/obj-arm64/kernel/trace/ksym_hitgen.ko"
@@ -193,6 +195,41 @@ static void test_classes(void)
 	CHECK(d.writes[8].cls == LOCAL_UNOWNED);
 	CHECK(d.count[LOCAL_INSIDE] == 2 && d.count[LOCAL_OUTSIDE] == 2 &&
 	      d.count[LOCAL_FRAME] == 3 && d.count[LOCAL_UNOWNED] == 2);
+
+	/* The report: as text, and as JSON that parses, with the counts. */
+	{
+		struct uaf_coverage cov = { .known = true, .armed = 1, .slots = 1,
+					    .nr_slots = 1 };
+		struct local_report rep = { .target = &t, .cov = &cov,
+					    .calls_seen = 1, .title = "sh -c x\"y" };
+		struct json_object *o, *v;
+		char *buf = NULL;
+		size_t size = 0;
+		FILE *f;
+
+		t.var = "local";
+		t.type = "long unsigned int";
+		t.debuginfo = "/usr/lib/debug/x.ko";
+		f = open_memstream(&buf, &size);
+		local_print(f, &d, &rep, &ks);
+		fclose(f);
+		CHECK_HAS(buf, "2  outside the call (an interrupt, another task): the corruption");
+		CHECK_HAS(buf, "1      ksym_hitgen_local_stray [ksym_hitgen] (in an interrupt)");
+		CHECK_HAS(buf, "coverage: 1 calls seen, 1 watched, 0 missed");
+		free(buf);
+		buf = NULL;
+		f = open_memstream(&buf, &size);
+		local_print_json(f, &d, &rep, &ks);
+		fclose(f);
+		o = json_tokener_parse(buf);
+		CHECK(o != NULL);
+		CHECK(o && json_object_object_get_ex(o, "counts", &v) &&
+		      json_object_get_int(json_object_object_get(v, "outside")) == 2);
+		CHECK(o && json_object_object_get_ex(o, "writes", &v) &&
+		      json_object_array_length(v) == 6);
+		json_object_put(o);
+		free(buf);
+	}
 
 	/* Recursion: the inner call is depth 2, with its own slot. */
 	c.ts_in = 200; c.sp = 0x900;
