@@ -565,8 +565,24 @@ static noinline void ksym_hit_capture(struct pt_regs *regs,
 #endif
 }
 
+/*
+ * Who consumes this hit: the tracer's options (0 where it is not current
+ * or none of its instances records), whether ksym-changes counts only
+ * changes, whether anything records. Returns the last.
+ */
+static bool ksym_hit_consumers(u32 *opts, bool *changes)
+{
+	*opts = ksym_tracer_want();
+	*changes = *opts & KSYM_OPT_CHANGES;
+	/* The tracer's captures only for an instance that records them. */
+	if ((*opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
+		*opts = 0;
+	return *opts || ksym_events_want();
+}
+
 static void ksym_hit_begin(struct ksym_watch *watch, struct perf_event *bp,
-			   struct pt_regs *regs, struct ksym_hit_ctx *h)
+			   struct pt_regs *regs, struct ksym_hit_ctx *h,
+			   u32 opts, bool changes, bool record)
 {
 	struct ksym_hit_rec *rec = &h->rec;
 
@@ -582,18 +598,11 @@ static void ksym_hit_begin(struct ksym_watch *watch, struct perf_event *bp,
 			.sym	= watch->spec.target + watch->spec.name_off,
 			.sym_len = watch->spec.name_len,
 		},
+		.opts		= opts,
+		.changes	= changes,
+		.record		= record,
 	};
-	h->opts = ksym_tracer_want();
-	h->changes = h->opts & KSYM_OPT_CHANGES;
-	/* The tracer's captures only for an instance that records them. */
-	if ((h->opts & KSYM_TRACER_CURRENT) && !ksym_tracer_recording())
-		h->opts = 0;
-	h->record = h->opts || ksym_events_want();
-	/* Old and new are paid for only where they are used. */
-	if (h->record || h->changes)
-		ksym_hit_values(watch, h);
-	else
-		ksym_hit_forget(watch);
+	ksym_hit_values(watch, h);
 	/* The same attribution as trace_stat's, for every consumer. */
 	rec->caller = ksym_hit_caller(regs, rec->ip);
 	if (h->record)
@@ -756,19 +765,48 @@ static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 }
 #endif
 
-/* A hit of @watch's breakpoint @bp: counted, recorded where it is wanted. */
-static void ksym_hit(struct ksym_watch *watch, struct perf_event *bp,
-		     struct pt_regs *regs)
+/* A hit that something records, or that ksym-changes may not count. */
+static noinline void ksym_hit_record(struct ksym_watch *watch,
+				     struct perf_event *bp,
+				     struct pt_regs *regs, u32 opts,
+				     bool changes, bool record)
 {
 	struct ksym_hit_ctx h;
 
-	ksym_hit_begin(watch, bp, regs, &h);
+	ksym_hit_begin(watch, bp, regs, &h, opts, changes, record);
 	if (unlikely(ksym_too_hot(this_cpu_ptr(watch->stats))))
 		ksym_watch_too_hot(watch, bp);
 	if (KSYM_TRAPS_BEFORE && h.rec.has_old == KSYM_OLD_READ)
 		ksym_hit_defer(watch, bp, regs, &h);
 	else
 		ksym_hit_end(watch, regs, &h);
+}
+
+/*
+ * A hit of @watch's breakpoint @bp: counted, recorded where it is wanted.
+ * A hit only counted builds no record and reads no value (the path of a
+ * watch on a busy word while nothing records, what counting costs); the
+ * others, and ksym-changes, go through ksym_hit_record().
+ */
+static void ksym_hit(struct ksym_watch *watch, struct perf_event *bp,
+		     struct pt_regs *regs)
+{
+	struct ksym_cpu_stats *stats;
+	unsigned long caller;
+	bool changes, record;
+	u32 opts;
+
+	record = ksym_hit_consumers(&opts, &changes);
+	if (record || changes) {
+		ksym_hit_record(watch, bp, regs, opts, changes, record);
+		return;
+	}
+	caller = ksym_hit_caller(regs, instruction_pointer(regs));
+	stats = this_cpu_ptr(watch->stats);
+	if (unlikely(ksym_too_hot(stats)))
+		ksym_watch_too_hot(watch, bp);
+	ksym_hit_forget(watch);
+	ksym_count_hit(stats, caller);
 }
 
 /**
