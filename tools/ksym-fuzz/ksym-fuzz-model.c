@@ -696,46 +696,20 @@ static int lookup_symbol(const char *sym, struct fsym **s)
  * longest prefix, before a '.' or '[', that kallsyms knows. Returns false
  * with p->errs set when the entry is refused.
  */
-static bool resolve_target(char *tgt, struct parsed *p, struct outcome *o,
-			   struct tinfo *ti)
+/*
+ * SYMBOL[+OFFSET] and the path after it, of @tgt (cut at '+'): the
+ * symbol into @ti, OFFSET into *@off, the path's start into *@path.
+ */
+static bool rt_lookup(char *tgt, struct parsed *p, struct outcome *o,
+		      struct tinfo *ti, unsigned long *off, char **path)
 {
-	const struct ftype *ctype = NULL, *type;
-	char cname[ENTRY_MAX], canon[TARGET_MAX] = "", *plus, *q, c;
-	unsigned long off = 0, foff = 0;
-	bool has_cast = false, is_union = false;
+	char *plus, *q, c;
 	int r = 0, n;
-
-	memset(ti, 0, sizeof(*ti));
-	if (tgt[0] == '(') {
-		tgt = parse_cast(tgt, &is_union, cname, sizeof(cname));
-		if (!tgt) {
-			p->errs |= EB_EINVAL;
-			why(o, "bad cast");
-			return false;
-		}
-		has_cast = true;
-	}
-	if (tgt[0] == '0' && (tgt[1] == 'x' || tgt[1] == 'X')) {
-		if (has_cast) {
-			p->errs |= EB_EINVAL;
-			why(o, "cast on an address");
-			return false;
-		}
-		ti->hexform = true;
-		if (!parse_num(tgt, 16, &p->spec.addr)) {
-			p->errs |= EB_EINVAL;
-			why(o, "bad address '%s'", tgt);
-			return false;
-		}
-		snprintf(p->spec.target, sizeof(p->spec.target), "0x%lx", p->spec.addr);
-		ti->s = sym_by_addr(p->spec.addr, &off);
-		return true;
-	}
 
 	plus = strchr(tgt, '+');
 	if (plus) {
 		*plus = '\0';
-		if (!parse_num(plus + 1, 0, &off)) {
+		if (!parse_num(plus + 1, 0, off)) {
 			p->errs |= EB_EINVAL;
 			why(o, "bad offset '%s'", plus + 1);
 			return false;
@@ -780,6 +754,23 @@ static bool resolve_target(char *tgt, struct parsed *p, struct outcome *o,
 		why(o, "unknown symbol '%.40s'", tgt);
 		return false;
 	}
+
+	*path = q;
+	return true;
+}
+
+/*
+ * The type of what @tgt names through path @q (a cast: @has_cast, @is_union,
+ * @cname), its size into @ti, and the canonical TARGET into @p.
+ */
+static bool rt_typed(char *tgt, char *q, bool has_cast, bool is_union,
+		     const char *cname, unsigned long off, struct parsed *p,
+		     struct outcome *o, struct tinfo *ti)
+{
+	const struct ftype *ctype = NULL, *type;
+	char canon[TARGET_MAX] = "";
+	unsigned long foff = 0;
+	int n;
 
 	/* q: the path. BTF types per-CPU variables alone (doc). */
 	if (!have_btf) {
@@ -844,98 +835,77 @@ static bool resolve_target(char *tgt, struct parsed *p, struct outcome *o,
 	return true;
 }
 
-/* One entry, per the doc's grammar TARGET[/LEN]:ACCESS[@CPULIST]. */
-static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
-			struct outcome *o)
+static bool resolve_target(char *tgt, struct parsed *p, struct outcome *o,
+			   struct tinfo *ti)
 {
-	char buf[ENTRY_MAX + 1];
-	char *at, *colon, *slash;
-	unsigned long len = 0, addr;
-	bool has_len = false, has_at = false;
-	struct tinfo ti;
-	struct fsym *s;
-	unsigned int access = 0;
+	char cname[ENTRY_MAX], *q;
+	unsigned long off = 0;
+	bool has_cast = false, is_union = false;
 
-	memset(p, 0, sizeof(*p));
-	p->op = OP_ERR;
-	if (toklen >= ENTRY_MAX) {
-		p->errs = EB_E2BIG;
-		why(o, "entry of %zu characters", toklen);
-		return;
-	}
-	memcpy(buf, tok, toklen);
-	buf[toklen] = '\0';
-	if (!strcmp(buf, "0") || !strcmp(buf, "*:---")) {
-		p->op = OP_CLEAR;
-		return;
-	}
-
-	at = strchr(buf, '@');
-	if (at) {
-		*at = '\0';
-		has_at = true;
-		if (!parse_cpulist(at + 1, &p->spec.cpus) || !p->spec.cpus ||
-		    (p->spec.cpus & ~cpus_possible)) {
+	memset(ti, 0, sizeof(*ti));
+	if (tgt[0] == '(') {
+		tgt = parse_cast(tgt, &is_union, cname, sizeof(cname));
+		if (!tgt) {
 			p->errs |= EB_EINVAL;
-			why(o, "bad CPU list '%s'", at + 1);
+			why(o, "bad cast");
+			return false;
 		}
+		has_cast = true;
 	}
-	colon = strrchr(buf, ':');
-	if (!colon || colon == buf) {
-		p->errs |= EB_EINVAL;
-		why(o, "'%.40s': no TARGET:ACCESS", buf);
-		return;
+	if (tgt[0] == '0' && (tgt[1] == 'x' || tgt[1] == 'X')) {
+		if (has_cast) {
+			p->errs |= EB_EINVAL;
+			why(o, "cast on an address");
+			return false;
+		}
+		ti->hexform = true;
+		if (!parse_num(tgt, 16, &p->spec.addr)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad address '%s'", tgt);
+			return false;
+		}
+		snprintf(p->spec.target, sizeof(p->spec.target), "0x%lx", p->spec.addr);
+		ti->s = sym_by_addr(p->spec.addr, &off);
+		return true;
 	}
-	*colon = '\0';
-	if (!strcmp(colon + 1, "rw-")) {
-		access = ACC_RW;
-	} else if (!strcmp(colon + 1, "-w-")) {
-		access = ACC_W;
-	} else if (!strcmp(colon + 1, "--x")) {
-		access = ACC_X;
-	} else if (!strcmp(colon + 1, "---")) {
-		access = 0;
-	} else if (!strcmp(colon + 1, "r--")) {
+
+	if (!rt_lookup(tgt, p, o, ti, &off, &q))
+		return false;
+	return rt_typed(tgt, q, has_cast, is_union, cname, off, p, o, ti);
+}
+
+/* One entry, per the doc's grammar TARGET[/LEN]:ACCESS[@CPULIST]. */
+/* ACCESS of an entry ("rw-", "-w-", "--x", "---", "r--"): its bits. */
+static unsigned int parse_access(const char *a, struct parsed *p, struct outcome *o)
+{
+	if (!strcmp(a, "rw-"))
+		return ACC_RW;
+	if (!strcmp(a, "-w-"))
+		return ACC_W;
+	if (!strcmp(a, "--x"))
+		return ACC_X;
+	if (!strcmp(a, "---"))
+		return 0;
+	if (!strcmp(a, "r--")) {
 		p->errs |= EB_EOPNOTSUPP;
 		why(o, "r-- on x86");
-		access = ACC_R;
-	} else {
-		p->errs |= EB_EINVAL;
-		why(o, "bad access '%.20s'", colon + 1);
-		access = ACC_RW;
+		return ACC_R;
 	}
-	if (!access && has_at) {
-		p->errs |= EB_EINVAL;
-		why(o, "--- with a CPU list");
-	}
+	p->errs |= EB_EINVAL;
+	why(o, "bad access '%.20s'", a);
+	return ACC_RW;
+}
 
-	slash = strchr(buf, '/');
-	if (slash) {
-		*slash = '\0';
-		has_len = true;
-		if (!parse_num(slash + 1, 0, &len) ||
-		    (len != 1 && len != 2 && len != 4 && len != 8)) {
-			p->errs |= EB_EINVAL;
-			why(o, "bad LEN '%.20s'", slash + 1);
-			len = 0;
-		}
-	}
-	if (!*buf) {
-		p->errs |= EB_EINVAL;
-		why(o, "empty TARGET");
-		return;
-	}
-	if (!resolve_target(buf, p, o, &ti))
-		return;
-	s = ti.s;
-	addr = p->spec.addr;
-	p->spec.access = access;
-
-	if (!access) {
-		if (!p->errs)
-			p->op = OP_REMOVE;
-		return;
-	}
+/*
+ * The rest of an entry once its TARGET is resolved (@ti): a set of @access
+ * with LEN @len (@has_len: the entry gave one) as the doc allows it.
+ */
+static void entry_set(struct parsed *p, struct outcome *o, const struct tinfo *tip,
+		      unsigned int access, bool has_len, unsigned long len)
+{
+	const struct tinfo ti = *tip;
+	struct fsym *s = ti.s;
+	unsigned long addr = p->spec.addr;
 
 	/* A per-CPU variable's address is an offset, no user address. */
 	if (!p->spec.percpu && is_user_addr(addr)) {
@@ -1001,6 +971,82 @@ static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
 	}
 	if (!p->errs)
 		p->op = OP_SET;
+}
+
+static void parse_entry(const char *tok, size_t toklen, struct parsed *p,
+			struct outcome *o)
+{
+	char buf[ENTRY_MAX + 1];
+	char *at, *colon, *slash;
+	unsigned long len = 0;
+	bool has_len = false, has_at = false;
+	struct tinfo ti;
+	unsigned int access = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->op = OP_ERR;
+	if (toklen >= ENTRY_MAX) {
+		p->errs = EB_E2BIG;
+		why(o, "entry of %zu characters", toklen);
+		return;
+	}
+	memcpy(buf, tok, toklen);
+	buf[toklen] = '\0';
+	if (!strcmp(buf, "0") || !strcmp(buf, "*:---")) {
+		p->op = OP_CLEAR;
+		return;
+	}
+
+	at = strchr(buf, '@');
+	if (at) {
+		*at = '\0';
+		has_at = true;
+		if (!parse_cpulist(at + 1, &p->spec.cpus) || !p->spec.cpus ||
+		    (p->spec.cpus & ~cpus_possible)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad CPU list '%s'", at + 1);
+		}
+	}
+	colon = strrchr(buf, ':');
+	if (!colon || colon == buf) {
+		p->errs |= EB_EINVAL;
+		why(o, "'%.40s': no TARGET:ACCESS", buf);
+		return;
+	}
+	*colon = '\0';
+	access = parse_access(colon + 1, p, o);
+	if (!access && has_at) {
+		p->errs |= EB_EINVAL;
+		why(o, "--- with a CPU list");
+	}
+
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash = '\0';
+		has_len = true;
+		if (!parse_num(slash + 1, 0, &len) ||
+		    (len != 1 && len != 2 && len != 4 && len != 8)) {
+			p->errs |= EB_EINVAL;
+			why(o, "bad LEN '%.20s'", slash + 1);
+			len = 0;
+		}
+	}
+	if (!*buf) {
+		p->errs |= EB_EINVAL;
+		why(o, "empty TARGET");
+		return;
+	}
+	if (!resolve_target(buf, p, o, &ti))
+		return;
+	p->spec.access = access;
+
+	if (!access) {
+		if (!p->errs)
+			p->op = OP_REMOVE;
+		return;
+	}
+
+	entry_set(p, o, &ti, access, has_len, len);
 }
 
 /* ==== RULES UNDER REVISION (issue 8); the lead's fixes decide them ==== */
