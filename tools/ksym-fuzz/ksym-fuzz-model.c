@@ -1202,6 +1202,74 @@ static int slots_used(const struct model *m, int cpu)
  * One write's worth of entries (the text of its complete lines, or the
  * data close() applies), all or nothing.
  */
+/* The parsed entries @ps applied to @m, in order: false when one is refused. */
+static bool model_apply(struct model *m, const struct parsed *ps, size_t nps,
+			struct outcome *o)
+{
+	size_t i;
+
+	for (i = 0; i < nps; i++) {
+		struct spec *w;
+
+		switch (ps[i].op) {
+		case OP_CLEAR:
+			m->nr = 0;
+			break;
+		case OP_REMOVE:
+			w = model_find(m, ps[i].spec.addr, ps[i].spec.percpu);
+			if (!w && rule_percpu_alias())
+				w = model_find(m, ps[i].spec.addr, !ps[i].spec.percpu);
+			if (!w) {
+				o->ok = false;
+				o->errs |= EB_ENOENT;
+				why(o, "removing %s: no such watch", ps[i].spec.target);
+				return false;
+			}
+			*w = m->w[--m->nr];
+			break;
+		case OP_SET:
+			w = model_find(m, ps[i].spec.addr, ps[i].spec.percpu);
+			if (!w) {
+				if (m->nr >= MAX_WATCHES) {
+					o->ok = false;
+					o->errs |= EB_ENOSPC;
+					why(o, "more than %d watches", MAX_WATCHES);
+					return false;
+				}
+				w = &m->w[m->nr++];
+			}
+			*w = ps[i].spec;
+			break;
+		case OP_ERR:
+			break;
+		}
+	}
+	return true;
+}
+
+/* The debug registers each online CPU needs: ENOSPC past HW_SLOTS. */
+static void model_slots(const struct model *m, struct outcome *o)
+{
+	int cpu, k;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!(cpus_online & (1ULL << cpu)))
+			continue;
+		k = slots_used(m, cpu);
+		if (k > HW_SLOTS) {
+			o->ok = false;
+			o->errs |= EB_ENOSPC;
+			why(o, "%d watches on CPU %d", k, cpu);
+			break;
+		}
+		if (k == HW_SLOTS && opt.mode == MODE_RACE) {
+			/* The racing writer may hold the last register. */
+			o->errs |= EB_ENOSPC;
+			why(o, "4 watches on CPU %d: racer decides", cpu);
+		}
+	}
+}
+
 void model_txn(const struct model *cur, const char *otext, size_t n,
 		      struct outcome *o)
 {
@@ -1210,7 +1278,6 @@ void model_txn(const struct model *cur, const char *otext, size_t n,
 	unsigned int perrs = 0;
 	struct model *m = &o->after;
 	char *text;
-	int cpu, k;
 
 	ps = calloc(n / 2 + 2, sizeof(*ps));
 	text = malloc(n + 1);
@@ -1250,59 +1317,10 @@ void model_txn(const struct model *cur, const char *otext, size_t n,
 	}
 
 	*m = *cur;
-	for (i = 0; i < nps; i++) {
-		struct spec *w;
-
-		switch (ps[i].op) {
-		case OP_CLEAR:
-			m->nr = 0;
-			break;
-		case OP_REMOVE:
-			w = model_find(m, ps[i].spec.addr, ps[i].spec.percpu);
-			if (!w && rule_percpu_alias())
-				w = model_find(m, ps[i].spec.addr, !ps[i].spec.percpu);
-			if (!w) {
-				o->ok = false;
-				o->errs |= EB_ENOENT;
-				why(o, "removing %s: no such watch", ps[i].spec.target);
-				goto out;
-			}
-			*w = m->w[--m->nr];
-			break;
-		case OP_SET:
-			w = model_find(m, ps[i].spec.addr, ps[i].spec.percpu);
-			if (!w) {
-				if (m->nr >= MAX_WATCHES) {
-					o->ok = false;
-					o->errs |= EB_ENOSPC;
-					why(o, "more than %d watches", MAX_WATCHES);
-					goto out;
-				}
-				w = &m->w[m->nr++];
-			}
-			*w = ps[i].spec;
-			break;
-		case OP_ERR:
-			break;
-		}
-	}
+	if (!model_apply(m, ps, nps, o))
+		goto out;
 	o->ok = true;
-	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (!(cpus_online & (1ULL << cpu)))
-			continue;
-		k = slots_used(m, cpu);
-		if (k > HW_SLOTS) {
-			o->ok = false;
-			o->errs |= EB_ENOSPC;
-			why(o, "%d watches on CPU %d", k, cpu);
-			break;
-		}
-		if (k == HW_SLOTS && opt.mode == MODE_RACE) {
-			/* The racing writer may hold the last register. */
-			o->errs |= EB_ENOSPC;
-			why(o, "4 watches on CPU %d: racer decides", cpu);
-		}
-	}
+	model_slots(m, o);
 out:
 	free(text);
 	free(ps);
