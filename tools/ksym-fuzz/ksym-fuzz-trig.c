@@ -151,96 +151,68 @@ static int trig_find(const struct tfile *f, bool unwatch, const char *s, bool sh
  * ksym_trigger_parse_param(): @param (modified) into @t; 0 or the errno
  * bit. *@count: the count's text, or NULL.
  */
-static unsigned int trig_parse_param(char *param, struct ktrig *t, char **count,
+/* What trig_parse_param() has read of a PARAM so far. */
+struct tparam {
+	char cast[600];
+	bool is_union, have_cast, neg;
+	const char *field, *access;
+	size_t flen;
+	char *path;
+	unsigned long off, len;
+};
+
+/* ksym_watch's :ACCESS[:COUNT], /LEN and +-OFFSET after FIELD[PATH]. */
+static unsigned int trig_param_watch(struct tparam *tp, char *p, char **count,
 				     struct toutcome *o)
 {
-	static struct outcome wo;
-	char *p = param, *field, *path, *colon, *slash, *plus;
-	char cast[600] = "", pcanon[TCANON_MAX] = "";
-	bool is_union = false, have_cast = false, neg = false;
-	const struct ftype *ty = NULL;
-	unsigned long off = 0, len = 0, toff = 0, v, size;
-	const char *access = NULL;
-	unsigned int e;
-	size_t flen, i;
-	int d;
+	char *colon = strchr(p, ':'), *slash, *plus;
 
-	*count = NULL;
-	if (!t->unwatch && *p == '(') {
-		p = parse_cast(p, &is_union, cast, sizeof(cast));
-		if (!p) {
-			twhy(o, "bad cast");
-			return EB_EINVAL;
-		}
-		have_cast = true;
-	}
-	field = p;
-	while (is_ident(*p))
-		p++;
-	if (p == field || isdigit((unsigned char)*field)) {
-		twhy(o, "no FIELD at '%.20s'", field);
+	if (!colon) {
+		twhy(o, "no :ACCESS");
 		return EB_EINVAL;
 	}
-	flen = p - field;
-	path = p;
-	colon = strchr(p, ':');
-	if (t->unwatch) {
-		if (colon) {
-			*colon = '\0';
-			*count = colon + 1;
-		}
-		/* An offset from the field, as ksym_watch's: "+N" or "-N". */
-		if ((*p == '+' || *p == '-') &&
-		    !parse_trigger_offset(o, p, &off, &neg))
-			return EB_EINVAL;
-		if (*p && *p != '+' && *p != '-') {
-			twhy(o, "ksym_unwatch takes no path: '%.20s'", p);
-			return EB_EINVAL;
-		}
-	} else {
-		if (!colon) {
-			twhy(o, "no :ACCESS");
-			return EB_EINVAL;
-		}
+	*colon = '\0';
+	tp->access = colon + 1;
+	colon = strchr(tp->access, ':');
+	if (colon) {
 		*colon = '\0';
-		access = colon + 1;
-		colon = strchr(access, ':');
-		if (colon) {
-			*colon = '\0';
-			*count = colon + 1;
-		}
-		if (strcmp(access, "rw-") && strcmp(access, "-w-") && strcmp(access, "r--") &&
-		    strcmp(access, "--x") && strcmp(access, "---")) {
-			twhy(o, "bad access '%.20s'", access);
-			return EB_EINVAL;
-		}
-		if (strcmp(access, "rw-") && strcmp(access, "-w-")) {
-			twhy(o, "a trigger watches data: '%s'", access);
-			return EB_EINVAL;
-		}
-		slash = strchr(path, '/');
-		if (slash) {
-			*slash = '\0';
-			if (!parse_num(slash + 1, 0, &len) ||
-			    (len != 1 && len != 2 && len != 4 && len != 8)) {
-				twhy(o, "bad LEN '%.20s'", slash + 1);
-				return EB_EINVAL;
-			}
-		}
-		plus = strpbrk(path, "+-");
-		if (plus) {
-			if (!parse_trigger_offset(o, plus, &off, &neg))
-				return EB_EINVAL;
-			*plus = '\0';
-		}
+		*count = colon + 1;
 	}
-	if (*count && (!parse_num(*count, 0, &v) || v > (unsigned long)LONG_MAX)) {
-		twhy(o, "bad count '%.20s'", *count);
+	if (strcmp(tp->access, "rw-") && strcmp(tp->access, "-w-") && strcmp(tp->access, "r--") &&
+	    strcmp(tp->access, "--x") && strcmp(tp->access, "---")) {
+		twhy(o, "bad access '%.20s'", tp->access);
 		return EB_EINVAL;
 	}
+	if (strcmp(tp->access, "rw-") && strcmp(tp->access, "-w-")) {
+		twhy(o, "a trigger watches data: '%s'", tp->access);
+		return EB_EINVAL;
+	}
+	slash = strchr(tp->path, '/');
+	if (slash) {
+		*slash = '\0';
+		if (!parse_num(slash + 1, 0, &tp->len) ||
+		    (tp->len != 1 && tp->len != 2 && tp->len != 4 && tp->len != 8)) {
+			twhy(o, "bad LEN '%.20s'", slash + 1);
+			return EB_EINVAL;
+		}
+	}
+	plus = strpbrk(tp->path, "+-");
+	if (plus) {
+		if (!parse_trigger_offset(o, plus, &tp->off, &tp->neg))
+			return EB_EINVAL;
+		*plus = '\0';
+	}
+	return 0;
+}
+
+/* FIELD of the event: 0 for obj (an address), else why not. */
+static unsigned int trig_param_field(const char *field, size_t flen, struct toutcome *o)
+{
+	size_t i;
+
 	/* The field. */
 	if (flen == 3 && !strncmp(field, "obj", 3))
-		goto field_ok;
+		return 0;
 	for (i = 0; i < N(trig_noaddr_fields); i++)
 		if (strlen(trig_noaddr_fields[i]) == flen &&
 		    !strncmp(field, trig_noaddr_fields[i], flen)) {
@@ -249,65 +221,131 @@ static unsigned int trig_parse_param(char *param, struct ktrig *t, char **count,
 		}
 	twhy(o, "no field '%.*s'", (int)(flen < 40 ? flen : 40), field);
 	return EB_ENOENT;
-field_ok:
-	if (t->unwatch) {
-		if (off)
-			snprintf(t->canon, sizeof(t->canon), "obj%c0x%lx",
-				 neg ? '-' : '+', off);
-		else
-			snprintf(t->canon, sizeof(t->canon), "obj");
-		return 0;
-	}
+}
+
+/* ksym_watch's FIELD[PATH] typed through the cast or obj's struct: t->canon. */
+static unsigned int trig_param_typed(struct tparam *tp, struct ktrig *t, struct toutcome *o)
+{
+	static struct outcome wo;
+	char pcanon[TCANON_MAX] = "";
+	const struct ftype *ty = NULL;
+	unsigned long toff = 0, size;
+	unsigned int e;
+	int d;
+
 	/* The type: the cast, or the field's own struct ksym_hitgen_obj. */
-	if (have_cast) {
-		if (!strcmp(cast, "ksym_hitgen_obj")) {
-			ty = is_union ? NULL : &t_obj;
+	if (tp->have_cast) {
+		if (!strcmp(tp->cast, "ksym_hitgen_obj")) {
+			ty = tp->is_union ? NULL : &t_obj;
 			if (!ty) {
 				twhy(o, "no union ksym_hitgen_obj");
 				return EB_ENOENT;
 			}
-		} else if ((strcmp(cast, "ksym_hitgen_rec") && strcmp(cast, "ksym_hitgen_pcpu")) ||
-			   !find_cast(is_union, cast, &ty) || !ty) {
+		} else if ((strcmp(tp->cast, "ksym_hitgen_rec") && strcmp(tp->cast, "ksym_hitgen_pcpu")) ||
+			   !find_cast(tp->is_union, tp->cast, &ty) || !ty) {
 			/* Others: nx names, or one of ours with a byte dropped. */
-			twhy(o, "no %s %s", is_union ? "union" : "struct", cast);
+			twhy(o, "no %s %s", tp->is_union ? "union" : "struct", tp->cast);
 			return EB_ENOENT;
 		}
 	} else {
 		ty = &t_obj;
 	}
-	e = walk_path(path, &ty, &toff, pcanon, sizeof(pcanon), &wo);
+	e = walk_path(tp->path, &ty, &toff, pcanon, sizeof(pcanon), &wo);
 	if (e) {
 		twhy(o, "path: %s", wo.why);
 		return e;
 	}
 	size = ty->size;
-	toff = neg ? toff - off : toff + off;
-	if (off)
+	toff = tp->neg ? toff - tp->off : toff + tp->off;
+	if (tp->off)
 		size = 0;
-	if (len && size && len > size) {
-		twhy(o, "LEN %lu larger than the field (%lu)", len, size);
+	if (tp->len && size && tp->len > size) {
+		twhy(o, "LEN %lu larger than the field (%lu)", tp->len, size);
 		return EB_EINVAL;
 	}
-	if (!len) {
+	if (!tp->len) {
 		d = default_len(toff, size);
 		if (d <= 0) {
 			twhy(o, "+OFFSET needs /LEN");
 			return EB_EINVAL;
 		}
-		len = d;
+		tp->len = d;
 	}
 	{
 		char offs[32] = "";
 
-		if (off)
-			snprintf(offs, sizeof(offs), "%c0x%lx", neg ? '-' : '+',
-				 off);
+		if (tp->off)
+			snprintf(offs, sizeof(offs), "%c0x%lx", tp->neg ? '-' : '+',
+				 tp->off);
 		/* The cast only where it was written ("struct NAME", as canonical). */
 		snprintf(t->canon, sizeof(t->canon), "%s%s%s%.*s%s%s/%lu:%s",
-			 have_cast ? "(struct " : "", have_cast ? cast : "", have_cast ? ")" : "",
-			 (int)flen, field, pcanon, offs, len, access);
+			 tp->have_cast ? "(struct " : "", tp->have_cast ? tp->cast : "", tp->have_cast ? ")" : "",
+			 (int)tp->flen, tp->field, pcanon, offs, tp->len, tp->access);
 	}
 	return 0;
+}
+
+static unsigned int trig_parse_param(char *param, struct ktrig *t, char **count,
+				     struct toutcome *o)
+{
+	struct tparam tp = { .cast = "" };
+	char *p = param, *colon;
+	unsigned int e;
+	unsigned long v;
+
+	*count = NULL;
+	if (!t->unwatch && *p == '(') {
+		p = parse_cast(p, &tp.is_union, tp.cast, sizeof(tp.cast));
+		if (!p) {
+			twhy(o, "bad cast");
+			return EB_EINVAL;
+		}
+		tp.have_cast = true;
+	}
+	tp.field = p;
+	while (is_ident(*p))
+		p++;
+	if (p == tp.field || isdigit((unsigned char)*tp.field)) {
+		twhy(o, "no FIELD at '%.20s'", tp.field);
+		return EB_EINVAL;
+	}
+	tp.flen = p - tp.field;
+	tp.path = p;
+	if (t->unwatch) {
+		colon = strchr(p, ':');
+		if (colon) {
+			*colon = '\0';
+			*count = colon + 1;
+		}
+		/* An offset from the field, as ksym_watch's: "+N" or "-N". */
+		if ((*p == '+' || *p == '-') &&
+		    !parse_trigger_offset(o, p, &tp.off, &tp.neg))
+			return EB_EINVAL;
+		if (*p && *p != '+' && *p != '-') {
+			twhy(o, "ksym_unwatch takes no path: '%.20s'", p);
+			return EB_EINVAL;
+		}
+	} else {
+		e = trig_param_watch(&tp, p, count, o);
+		if (e)
+			return e;
+	}
+	if (*count && (!parse_num(*count, 0, &v) || v > (unsigned long)LONG_MAX)) {
+		twhy(o, "bad count '%.20s'", *count);
+		return EB_EINVAL;
+	}
+	e = trig_param_field(tp.field, tp.flen, o);
+	if (e)
+		return e;
+	if (t->unwatch) {
+		if (tp.off)
+			snprintf(t->canon, sizeof(t->canon), "obj%c0x%lx",
+				 tp.neg ? '-' : '+', tp.off);
+		else
+			snprintf(t->canon, sizeof(t->canon), "obj");
+		return 0;
+	}
+	return trig_param_typed(&tp, t, o);
 }
 
 /* A filter after the entry: (set_trigger_filter()) "if", a blank, FILTER. */
