@@ -387,13 +387,84 @@ static unsigned int trig_filter(char *ftext, struct ktrig *t, struct toutcome *o
 }
 
 /* One write(2) of @n bytes to the trigger file whose triggers are @f. */
+/* "!ksym_...:PARAM": which trigger of @f it removes (@param as written). */
+static void trig_model_remove(const struct tfile *f, char *param, char *pbuf,
+			      struct toutcome *o)
+{
+	unsigned int err;
+	char *count;
+	bool raced;
+	int i;
+
+	i = trig_find(f, o->add.unwatch, param, true, &raced);
+	if (i < 0 || raced) {
+		err = trig_parse_param(pbuf, &o->add, &count, o);
+		if (!err) {
+			int j = trig_find(f, o->add.unwatch, o->add.canon, false, &raced);
+
+			if (j < 0 && i < 0) {
+				twhy(o, "no trigger %s to remove", o->add.canon);
+				o->errs = EB_ENOENT;
+				return;
+			}
+			if (j >= 0)
+				i = j, raced = false;
+		} else if (i < 0) {
+			o->errs = err;
+			return;
+		} else {
+			/* Removed, or the count moved on: refused as a bad count. */
+			o->either = true;
+			o->errs = err;
+		}
+	}
+	o->res = TR_REMOVE;
+	o->rm = i;
+	twhy(o, "removes %s%s", f->t[i].canon, o->either ? " (or a bad count, if it fired)" : "");
+}
+
+/* "ksym_...:PARAM [if FILTER]": the trigger it adds to @f, or why not. */
+static void trig_model_add(const struct tfile *f, const char *buf, size_t n,
+			   char *pbuf, char *ftext, struct toutcome *o)
+{
+	unsigned int err;
+	char *count;
+	bool raced;
+
+	err = trig_parse_param(pbuf, &o->add, &count, o);
+	if (err) {
+		o->errs = err;
+		return;
+	}
+	if (trig_find(f, o->add.unwatch, o->add.canon, false, &raced) >= 0) {
+		twhy(o, "%s is already set", o->add.canon);
+		o->errs = EB_EEXIST;
+		return;
+	}
+	if (count) {
+		unsigned long v;
+
+		parse_num(count, 0, &v);
+		o->add.count = v;
+	}
+	o->log = TL_NONE;
+	err = trig_filter(ftext, &o->add, o);
+	if (err) {
+		o->errs = err;
+		if (o->trailing && rule_trailing_logged())
+			o->log = TL_KSYM;
+		return;
+	}
+	snprintf(o->add.written, sizeof(o->add.written), "%.*s", (int)(n < WRITE_MAX ? n : WRITE_MAX - 1), buf);
+	o->res = TR_ADD;
+	twhy(o, "adds %s", o->add.canon);
+}
+
 static void trig_model(const struct tfile *f, const char *buf, size_t n, struct toutcome *o)
 {
 	static char b[WRITE_MAX + 1], pbuf[WRITE_MAX + 1];
-	char *s, *e, *cmd, *next, *param, *end, *ftext, *count;
-	bool remove, raced;
-	unsigned int err;
-	int i;
+	char *s, *e, *cmd, *next, *param, *end, *ftext;
+	bool remove;
 
 	memset(o, 0, sizeof(*o));
 	o->res = TR_ERR;
@@ -465,60 +536,10 @@ static void trig_model(const struct tfile *f, const char *buf, size_t n, struct 
 	}
 
 	if (remove) {
-		i = trig_find(f, o->add.unwatch, param, true, &raced);
-		if (i < 0 || raced) {
-			err = trig_parse_param(pbuf, &o->add, &count, o);
-			if (!err) {
-				int j = trig_find(f, o->add.unwatch, o->add.canon, false, &raced);
-
-				if (j < 0 && i < 0) {
-					twhy(o, "no trigger %s to remove", o->add.canon);
-					o->errs = EB_ENOENT;
-					return;
-				}
-				if (j >= 0)
-					i = j, raced = false;
-			} else if (i < 0) {
-				o->errs = err;
-				return;
-			} else {
-				/* Removed, or the count moved on: refused as a bad count. */
-				o->either = true;
-				o->errs = err;
-			}
-		}
-		o->res = TR_REMOVE;
-		o->rm = i;
-		twhy(o, "removes %s%s", f->t[i].canon, o->either ? " (or a bad count, if it fired)" : "");
+		trig_model_remove(f, param, pbuf, o);
 		return;
 	}
-	err = trig_parse_param(pbuf, &o->add, &count, o);
-	if (err) {
-		o->errs = err;
-		return;
-	}
-	if (trig_find(f, o->add.unwatch, o->add.canon, false, &raced) >= 0) {
-		twhy(o, "%s is already set", o->add.canon);
-		o->errs = EB_EEXIST;
-		return;
-	}
-	if (count) {
-		unsigned long v;
-
-		parse_num(count, 0, &v);
-		o->add.count = v;
-	}
-	o->log = TL_NONE;
-	err = trig_filter(ftext, &o->add, o);
-	if (err) {
-		o->errs = err;
-		if (o->trailing && rule_trailing_logged())
-			o->log = TL_KSYM;
-		return;
-	}
-	snprintf(o->add.written, sizeof(o->add.written), "%.*s", (int)(n < WRITE_MAX ? n : WRITE_MAX - 1), buf);
-	o->res = TR_ADD;
-	twhy(o, "adds %s", o->add.canon);
+	trig_model_add(f, buf, n, pbuf, ftext, o);
 }
 
 static void trig_apply(struct tfile *f, const struct toutcome *o)
