@@ -82,7 +82,6 @@
 #include "trace.h"
 #include "trace_ksym.h"
 
-
 enum ksym_dyn_state {
 	KSYM_DYN_OFF,		/* no breakpoints (yet, or any more) */
 	KSYM_DYN_PARKED,	/* free: breakpoints on @parking */
@@ -112,7 +111,6 @@ static inline int ksym_ctl_state(unsigned long ctl)
 {
 	return ctl & KSYM_DYN_STATE_MASK;
 }
-
 
 /**
  * struct ksym_dyn - a trigger's slot: one object watched at a time
@@ -732,6 +730,7 @@ void ksym_dyn_unwatch(const struct trace_array *tr, unsigned long obj)
 		if (d->trig->tr == tr && ksym_dyn_end(d, obj))
 			atomic_long_inc(&d->trig->unwatched);
 }
+
 /**
  * ksym_dyn_too_hot - from the hit path: end a trigger's watch that is hot
  * @dyn: the slot
@@ -1496,7 +1495,6 @@ void ksym_dyn_cpu_offline(unsigned int cpu)
 		ksym_bp_release(&d->watch, cpu);
 	ksym_dyn_settle_all();
 }
-
 
 /**
  * ksym_dyn_register_all - register a trigger's slots, parked

@@ -45,6 +45,9 @@
 #include "trace_stat.h"
 #include "trace_ksym.h"
 
+/* trace_ksym.h cannot see trace.h's MAX_EVENT_NAME_LEN. */
+static_assert(KSYM_TRIGGER_EVENT_MAX == 2 * MAX_EVENT_NAME_LEN + 2);
+
 /* The triggers, for trace_stat/ksym_triggers; a leaf lock. */
 static DEFINE_MUTEX(ksym_trigger_mutex);
 static LIST_HEAD(ksym_triggers);
@@ -217,26 +220,118 @@ static bool ksym_field_struct(const char *type, char *out, size_t size)
 }
 
 /*
- * The "+OFFSET" or "-OFFSET" that ends @path (a struct path's, or a frame
- * offset from a stack pointer a probe fetched), cut off; @param and @pos
- * place the caret. Within KSYM_TRIGGER_OFFSET_MAX either way: a stack's
- * size (x86-64 and arm64, without KASAN), whatever the kernel's config.
+ * One ksym_watch or ksym_unwatch parameter as it is parsed, token by
+ * token: each token's parser keeps where its token starts in @param and
+ * logs its own error with the caret there (ksym_tctx_fail()).
+ * @e:      the entry, for error_log
+ * @param:  the parameter, cut in place
+ * @pos:    where @param starts in the command
+ * @trig:   the trigger being made
+ * @t:      the type: cast, field path, offset and size
+ * @p:      the next token
+ * @field:  FIELD, and @field_pos where it starts in the command
+ * @path:   what follows FIELD: the field path, then its offset
+ * @count:  the trigger's count, or NULL
+ * @len_pos: where LEN starts in the command, if given
+ * @off:    +OFFSET or -OFFSET after the path
+ * @len:    LEN, 0 if not given
+ * @is_addr: the field holds an address by a cast or a probe's type
+ * @probe_typed: the probe's argument type gave the struct
+ * @f:      the event's field
+ * @type:   the struct's name, from a probe or the field's type
+ * @off_str: @off as names and canonical texts show it
+ */
+struct ksym_tctx {
+	struct ksym_entry		*e;
+	char				*param;
+	int				pos;
+	struct ksym_trigger		*trig;
+	struct ksym_target		*t;
+	char				*p;
+	char				*field;
+	int				field_pos;
+	char				*path;
+	char				*count;
+	int				len_pos;
+	long				off;
+	unsigned int			len;
+	bool				is_addr;
+	bool				probe_typed;
+	struct ftrace_event_field	*f;
+	char				type[KSYM_NAME_LEN];
+	char				off_str[24];
+};
+
+/* Where @at, a character of the parameter, is in the command. */
+static int ksym_tctx_pos(struct ksym_tctx *c, const char *at)
+{
+	return c->pos + (at - c->param);
+}
+
+/* Log @err with the caret under @at; return @ret. */
+static int ksym_tctx_fail(struct ksym_tctx *c, int err, const char *at,
+			  int ret)
+{
+	return ksym_entry_fail(c->e, err, ksym_tctx_pos(c, at), ret);
+}
+
+/*
+ * The cast first: "(void *)", a number field that holds an address,
+ * untyped; or "(struct TYPE)".
+ */
+static int ksym_trigger_parse_cast(struct ksym_tctx *c)
+{
+	int n;
+
+	if (!strncmp(c->p, KSYM_VOID_CAST, strlen(KSYM_VOID_CAST))) {
+		c->p += strlen(KSYM_VOID_CAST);
+		c->is_addr = true;
+	} else if (!c->trig->unwatch && *c->p == '(') {
+		n = ksym_parse_cast(c->e, c->p, ksym_tctx_pos(c, c->p), c->t);
+		if (n < 0)
+			return n;
+		c->p += n;
+		c->is_addr = true;
+	}
+	return 0;
+}
+
+/* FIELD: an identifier, as in the event's format. */
+static int ksym_trigger_parse_field(struct ksym_tctx *c)
+{
+	char *p = c->p;
+
+	c->field = p;
+	c->field_pos = ksym_tctx_pos(c, p);
+	while (isalnum(*p) || *p == '_')
+		p++;
+	if (p == c->field || isdigit(*c->field))
+		return ksym_tctx_fail(c, KSYM_ERR_T_SYNTAX, c->field, -EINVAL);
+	c->path = p;
+	c->p = p;
+	return 0;
+}
+
+/*
+ * The "+OFFSET" or "-OFFSET" that ends the path (a struct path's, or a
+ * frame offset from a stack pointer a probe fetched), cut off. Within
+ * KSYM_TRIGGER_OFFSET_MAX either way: a stack's size (x86-64 and arm64,
+ * without KASAN), whatever the kernel's config.
  */
 #define KSYM_TRIGGER_OFFSET_MAX	SZ_16K
 
-static int ksym_trigger_parse_offset(struct ksym_entry *e, char *path,
-				     char *param, int pos, long *off)
+static int ksym_trigger_parse_offset(struct ksym_tctx *c)
 {
-	char *sign = strpbrk(path, "+-");
+	char *sign = strpbrk(c->path, "+-");
 	unsigned long n;
 
-	*off = 0;
+	c->off = 0;
 	if (!sign)
 		return 0;
 	if (kstrtoul(sign + 1, 0, &n) || n > KSYM_TRIGGER_OFFSET_MAX)
-		return ksym_entry_fail(e, KSYM_ERR_BAD_OFFSET,
-				       pos + (sign + 1 - param), -EINVAL);
-	*off = *sign == '-' ? -(long)n : (long)n;
+		return ksym_tctx_fail(c, KSYM_ERR_BAD_OFFSET, sign + 1,
+				      -EINVAL);
+	c->off = *sign == '-' ? -(long)n : (long)n;
 	*sign = '\0';
 	return 0;
 }
@@ -251,6 +346,209 @@ static void ksym_trigger_offset_str(char *buf, size_t size, long off)
 			  off < 0 ? -(unsigned long)off : (unsigned long)off);
 }
 
+/* ksym_unwatch: FIELD[+OFFSET|-OFFSET][:N], nothing else. */
+static int ksym_trigger_parse_unwatch_tail(struct ksym_tctx *c)
+{
+	char *colon = strchr(c->path, ':');
+	int ret;
+
+	if (colon)
+		*colon = '\0';
+	ret = ksym_trigger_parse_offset(c);
+	if (ret)
+		return ret;
+	if (*c->path)
+		return ksym_tctx_fail(c, KSYM_ERR_T_SYNTAX, c->path, -EINVAL);
+	if (colon)
+		c->count = colon + 1;
+	return 0;
+}
+
+/* ACCESS: data accesses only, "-w-" or "rw-". */
+static int ksym_trigger_parse_access(struct ksym_tctx *c, char *p)
+{
+	unsigned int access;
+
+	if (ksym_parse_access(p, &access))
+		return ksym_tctx_fail(c, KSYM_ERR_BAD_ACCESS, p, -EINVAL);
+	if (access != KSYM_ACCESS_W && access != KSYM_ACCESS_RW)
+		return ksym_tctx_fail(c, KSYM_ERR_T_DATA_ONLY, p, -EINVAL);
+	c->trig->access = access;
+	return 0;
+}
+
+/* "/LEN" after the path, cut off: 1, 2, 4 or 8. */
+static int ksym_trigger_parse_len(struct ksym_tctx *c)
+{
+	char *slash = strchr(c->path, '/');
+
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	c->len_pos = ksym_tctx_pos(c, slash + 1);
+	if (kstrtouint(slash + 1, 0, &c->len) ||
+	    (c->len != 1 && c->len != 2 && c->len != 4 && c->len != 8))
+		return ksym_tctx_fail(c, KSYM_ERR_BAD_LEN, slash + 1, -EINVAL);
+	return 0;
+}
+
+/* ksym_watch: FIELD[PATH][+OFFSET][/LEN]:ACCESS[:N]. */
+static int ksym_trigger_parse_watch_tail(struct ksym_tctx *c)
+{
+	char *colon = strchr(c->path, ':'), *p;
+	int ret;
+
+	if (!colon)
+		return ksym_tctx_fail(c, KSYM_ERR_T_SYNTAX,
+				      c->param + strlen(c->param), -EINVAL);
+	*colon = '\0';
+	p = colon + 1;
+	colon = strchr(p, ':');
+	if (colon) {
+		*colon = '\0';
+		c->count = colon + 1;
+	}
+	ret = ksym_trigger_parse_access(c, p);
+	if (!ret)
+		ret = ksym_trigger_parse_len(c);
+	if (!ret)
+		ret = ksym_trigger_parse_offset(c);
+	return ret;
+}
+
+/* ":N", the count. */
+static int ksym_trigger_parse_count(struct ksym_tctx *c)
+{
+	unsigned long nr;
+
+	if (c->count && (kstrtoul(c->count, 0, &nr) || nr > LONG_MAX))
+		return ksym_tctx_fail(c, KSYM_ERR_T_BAD_COUNT, c->count,
+				      -EINVAL);
+	return 0;
+}
+
+/*
+ * FIELD in @file's event, which must hold an address: a pointer, or a
+ * number the user says holds one (a probe's u64 argument, an unsigned
+ * long call_site). Never a count or a size taken for one (kmalloc's
+ * bytes_req).
+ */
+static int ksym_trigger_find_field(struct ksym_tctx *c,
+				   struct trace_event_file *file)
+{
+	struct ftrace_event_field *f;
+	int n = *c->path;
+
+	*c->path = '\0';
+	f = trace_find_event_field(file->event_call, c->field);
+	*c->path = n;
+	if (!f)
+		return ksym_entry_fail(c->e, KSYM_ERR_T_NO_FIELD, c->field_pos,
+				       -ENOENT);
+	/* A probe's argument that BTF types: its struct, as if cast. */
+	if (!c->is_addr &&
+	    ksym_probe_arg_struct(file->event_call, f->name, c->type,
+				  sizeof(c->type))) {
+		c->probe_typed = true;
+		c->is_addr = true;
+		if (!c->trig->unwatch) {
+			c->t->cast = c->type;
+			c->t->cast_pos = c->field_pos;
+		}
+	}
+	if (f->size != sizeof(long) ||
+	    (f->filter_type != FILTER_OTHER &&
+	     f->filter_type != FILTER_PTR_STRING) ||
+	    (!c->is_addr && !strchr(f->type, '*')))
+		return ksym_entry_fail(c->e, KSYM_ERR_T_NOT_ADDR, c->field_pos,
+				       -EINVAL);
+	c->trig->field_off = f->offset;
+	c->f = f;
+	return 0;
+}
+
+/* The unwatch's offset and canonical text. */
+static int ksym_trigger_unwatch_canon(struct ksym_tctx *c)
+{
+	struct ksym_trigger *trig = c->trig;
+
+	trig->off = c->off;
+	trig->canon = kasprintf(GFP_KERNEL, "%s%s%s",
+				c->is_addr && !c->probe_typed ?
+				KSYM_VOID_CAST : "",
+				c->f->name, c->off_str);
+	return trig->canon ? 0 : -ENOMEM;
+}
+
+/*
+ * The watched field: its type (the cast, or the field's own "struct foo
+ * *"), its path through BTF, its offset and length; @name gets what events
+ * and profiles call it.
+ */
+static int ksym_trigger_resolve(struct ksym_tctx *c, char *name)
+{
+	struct ksym_target *t = c->t;
+	unsigned long size = 0;
+	int n, ret;
+
+	if (!t->cast && ksym_field_struct(c->f->type, c->type, sizeof(c->type)))
+		t->cast = c->type;
+	if (!t->cast && *c->path)
+		return ksym_tctx_fail(c, KSYM_ERR_T_NEED_TYPE, c->path, -EINVAL);
+	if (t->cast) {
+		t->path = c->path;
+		t->path_pos = ksym_tctx_pos(c, c->path);
+		ret = ksym_btf_resolve_type(c->e, t);
+		if (ret)
+			return ret;
+		size = t->size;
+		/* Events and profiles name the type and the path. */
+		scnprintf(name, KSYM_TARGET_MAX, "%s%s",
+			  strchr(t->cast, ' ') + 1, t->canon);
+	} else {
+		strscpy(name, c->f->name, KSYM_TARGET_MAX);
+	}
+	c->trig->off = t->off + c->off;
+	if (c->off) {
+		size = 0;
+		n = strlen(name);
+		scnprintf(name + n, KSYM_TARGET_MAX - n, "%s", c->off_str);
+	}
+	if (c->len && size && c->len > size)
+		return ksym_entry_fail(c->e, KSYM_ERR_LEN_TOO_BIG, c->len_pos,
+				       -EINVAL);
+	if (!c->len)
+		c->len = ksym_default_len(c->trig->off, size);
+	if (!c->len)
+		return ksym_entry_fail(c->e, KSYM_ERR_NEED_LEN, c->field_pos,
+				       -EINVAL);
+	c->trig->len = c->len;
+	return 0;
+}
+
+/*
+ * The watch's canonical text: the cast only where the field does not give
+ * it.
+ */
+static int ksym_trigger_watch_canon(struct ksym_tctx *c)
+{
+	const char *cast = "", *cast_end = "";
+	struct ksym_trigger *trig = c->trig;
+	struct ksym_target *t = c->t;
+
+	if (t->cast && t->cast != c->type) {
+		cast = t->cast;
+		cast_end = ")";
+	} else if (c->is_addr && !t->cast) {
+		cast_end = KSYM_VOID_CAST;
+	}
+	trig->canon = kasprintf(GFP_KERNEL, "%s%s%s%s%s%s/%u:%s",
+				*cast ? "(" : "", cast, cast_end, c->f->name,
+				t->canon, c->off_str, trig->len,
+				ksym_access_str(trig->access));
+	return trig->canon ? 0 : -ENOMEM;
+}
+
 /*
  * Parse @param (at @pos in the command, for the caret) for @file's event
  * into @trig; on error, @e->err and @e->err_pos say what and where.
@@ -261,181 +559,40 @@ static int ksym_trigger_parse_param(struct ksym_entry *e,
 				    struct ksym_trigger *trig, char **count)
 {
 	struct ksym_target *t __free(kfree) = kzalloc(sizeof(*t), GFP_KERNEL);
-	char type[KSYM_NAME_LEN], *p = param, *field, *path, *colon, *slash;
-	char off_str[24], *name __free(kfree) = kzalloc(KSYM_TARGET_MAX,
-							 GFP_KERNEL);
-	const char *cast = "", *cast_end = "";
-	struct ftrace_event_field *f;
-	unsigned long size = 0, nr;
-	long off = 0;
-	int n, ret, field_pos, len_pos = 0;
-	bool is_addr = false, probe_typed = false;
-	unsigned int len = 0;
+	char *name __free(kfree) = kzalloc(KSYM_TARGET_MAX, GFP_KERNEL);
+	struct ksym_tctx c = {
+		.e = e, .param = param, .pos = pos, .trig = trig, .t = t,
+		.p = param,
+	};
+	int ret;
 
 	*count = NULL;
 	if (!t || !name)
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEM, pos, -ENOMEM);
 	/* Its types first: the event's own struct (it holds the event). */
 	t->mod = file->event_call->module;
-	/* "(void *)": a number field that holds an address, untyped. */
-	if (!strncmp(p, KSYM_VOID_CAST, strlen(KSYM_VOID_CAST))) {
-		p += strlen(KSYM_VOID_CAST);
-		is_addr = true;
-	} else if (!trig->unwatch && *p == '(') {
-		n = ksym_parse_cast(e, p, pos, t);
-		if (n < 0)
-			return n;
-		p += n;
-		is_addr = true;
-	}
-	/* FIELD: an identifier, as in the event's format. */
-	field = p;
-	field_pos = pos + (p - param);
-	while (isalnum(*p) || *p == '_')
-		p++;
-	if (p == field || isdigit(*field))
-		return ksym_entry_fail(e, KSYM_ERR_T_SYNTAX, field_pos,
-				       -EINVAL);
-	path = p;
-	colon = strchr(p, ':');
-	if (trig->unwatch) {
-		if (colon)
-			*colon = '\0';
-		ret = ksym_trigger_parse_offset(e, path, param, pos, &off);
-		if (ret)
-			return ret;
-		if (*path)
-			return ksym_entry_fail(e, KSYM_ERR_T_SYNTAX,
-					       pos + (path - param), -EINVAL);
-		if (colon)
-			*count = colon + 1;
-	} else {
-		unsigned int access;
-
-		if (!colon)
-			return ksym_entry_fail(e, KSYM_ERR_T_SYNTAX,
-					       pos + strlen(param), -EINVAL);
-		*colon = '\0';
-		p = colon + 1;
-		colon = strchr(p, ':');
-		if (colon) {
-			*colon = '\0';
-			*count = colon + 1;
-		}
-		if (ksym_parse_access(p, &access))
-			return ksym_entry_fail(e, KSYM_ERR_BAD_ACCESS,
-					       pos + (p - param), -EINVAL);
-		if (access != KSYM_ACCESS_W && access != KSYM_ACCESS_RW)
-			return ksym_entry_fail(e, KSYM_ERR_T_DATA_ONLY,
-					       pos + (p - param), -EINVAL);
-		trig->access = access;
-		slash = strchr(path, '/');
-		if (slash) {
-			*slash = '\0';
-			len_pos = pos + (slash + 1 - param);
-			if (kstrtouint(slash + 1, 0, &len) ||
-			    (len != 1 && len != 2 && len != 4 && len != 8))
-				return ksym_entry_fail(e, KSYM_ERR_BAD_LEN,
-						       pos + (slash + 1 - param),
-						       -EINVAL);
-		}
-		ret = ksym_trigger_parse_offset(e, path, param, pos, &off);
-		if (ret)
-			return ret;
-	}
-	if (*count && (kstrtoul(*count, 0, &nr) || nr > LONG_MAX))
-		return ksym_entry_fail(e, KSYM_ERR_T_BAD_COUNT,
-				       pos + (*count - param), -EINVAL);
-
-	n = *path;
-	*path = '\0';
-	f = trace_find_event_field(file->event_call, field);
-	*path = n;
-	if (!f)
-		return ksym_entry_fail(e, KSYM_ERR_T_NO_FIELD, field_pos,
-				       -ENOENT);
-	/* A probe's argument that BTF types: its struct, as if cast. */
-	if (!is_addr &&
-	    ksym_probe_arg_struct(file->event_call, f->name, type,
-				  sizeof(type))) {
-		probe_typed = true;
-		is_addr = true;
-		if (!trig->unwatch) {
-			t->cast = type;
-			t->cast_pos = field_pos;
-		}
-	}
-	/*
-	 * An address: a pointer, or a number the user says holds one (a
-	 * probe's u64 argument, an unsigned long call_site). Never a count
-	 * or a size taken for one (kmalloc's bytes_req).
-	 */
-	if (f->size != sizeof(long) ||
-	    (f->filter_type != FILTER_OTHER &&
-	     f->filter_type != FILTER_PTR_STRING) ||
-	    (!is_addr && !strchr(f->type, '*')))
-		return ksym_entry_fail(e, KSYM_ERR_T_NOT_ADDR, field_pos,
-				       -EINVAL);
-	trig->field_off = f->offset;
-	ksym_trigger_offset_str(off_str, sizeof(off_str), off);
-	if (trig->unwatch) {
-		trig->off = off;
-		trig->canon = kasprintf(GFP_KERNEL, "%s%s%s",
-					is_addr && !probe_typed ?
-					KSYM_VOID_CAST : "",
-					f->name, off_str);
-		return trig->canon ? 0 : -ENOMEM;
-	}
-
-	/* The type: the cast, or the field's own "struct foo *". */
-	if (!t->cast && ksym_field_struct(f->type, type, sizeof(type)))
-		t->cast = type;
-	if (!t->cast && *path)
-		return ksym_entry_fail(e, KSYM_ERR_T_NEED_TYPE,
-				       pos + (path - param), -EINVAL);
-	if (t->cast) {
-		t->path = path;
-		t->path_pos = pos + (path - param);
-		ret = ksym_btf_resolve_type(e, t);
-		if (ret)
-			return ret;
-		size = t->size;
-		/* Events and profiles name the type and the path. */
-		scnprintf(name, KSYM_TARGET_MAX, "%s%s",
-			  strchr(t->cast, ' ') + 1, t->canon);
-	} else {
-		strscpy(name, f->name, KSYM_TARGET_MAX);
-	}
-	trig->off = t->off + off;
-	if (off) {
-		size = 0;
-		n = strlen(name);
-		scnprintf(name + n, KSYM_TARGET_MAX - n, "%s", off_str);
-	}
-	if (len && size && len > size)
-		return ksym_entry_fail(e, KSYM_ERR_LEN_TOO_BIG, len_pos,
-				       -EINVAL);
-	if (!len)
-		len = ksym_default_len(trig->off, size);
-	if (!len)
-		return ksym_entry_fail(e, KSYM_ERR_NEED_LEN, field_pos, -EINVAL);
-	trig->len = len;
-
-	/* Canonical: the cast only where the field does not give it. */
-	if (t->cast && t->cast != type) {
-		cast = t->cast;
-		cast_end = ")";
-	} else if (is_addr && !t->cast) {
-		cast_end = KSYM_VOID_CAST;
-	}
-	trig->canon = kasprintf(GFP_KERNEL, "%s%s%s%s%s%s/%u:%s",
-				*cast ? "(" : "", cast, cast_end, f->name,
-				t->canon, off_str, len,
-				ksym_access_str(trig->access));
-	if (!trig->canon)
-		return -ENOMEM;
-	trig->name = no_free_ptr(name);
-	return 0;
+	ret = ksym_trigger_parse_cast(&c);
+	if (!ret)
+		ret = ksym_trigger_parse_field(&c);
+	if (!ret)
+		ret = trig->unwatch ? ksym_trigger_parse_unwatch_tail(&c) :
+				      ksym_trigger_parse_watch_tail(&c);
+	*count = c.count;
+	if (!ret)
+		ret = ksym_trigger_parse_count(&c);
+	if (!ret)
+		ret = ksym_trigger_find_field(&c, file);
+	if (ret)
+		return ret;
+	ksym_trigger_offset_str(c.off_str, sizeof(c.off_str), c.off);
+	if (trig->unwatch)
+		return ksym_trigger_unwatch_canon(&c);
+	ret = ksym_trigger_resolve(&c, name);
+	if (!ret)
+		ret = ksym_trigger_watch_canon(&c);
+	if (!ret)
+		trig->name = no_free_ptr(name);
+	return ret;
 }
 
 static void ksym_trigger_destroy(struct ksym_trigger *trig)
@@ -576,29 +733,13 @@ static int ksym_trigger_print(struct seq_file *m,
 	return 0;
 }
 
-static int ksym_trigger_parse(struct event_command *cmd_ops,
-			      struct trace_event_file *file, char *glob,
-			      char *cmd, char *param_and_filter)
+/* A new trigger of @cmd_ops on @file, before its parameter is parsed. */
+static void ksym_trigger_setup(struct ksym_trigger *trig,
+			       struct event_command *cmd_ops,
+			       struct trace_event_file *file)
 {
-	bool remove = event_trigger_check_remove(glob);
 	struct trace_event_call *call = file->event_call;
-	struct event_trigger_data *data = NULL;
-	struct ksym_entry *e __free(kfree) = kzalloc(sizeof(*e), GFP_KERNEL);
-	struct ksym_trigger *trig;
-	char *text, *param, *filter, *end, *count;
-	int i = 0, pos, ret;
 
-	lockdep_assert_held(&event_mutex);
-	/* For error_log: the command as written, the caret in it. */
-	text = kasprintf(GFP_KERNEL, "%s:%s", glob,
-			 param_and_filter ? param_and_filter : "");
-	trig = kzalloc(sizeof(*trig), GFP_KERNEL);
-	if (!text || !trig || !e) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	e->err = -1;
-	pos = strlen(glob) + 1;
 	trig->unwatch = cmd_ops->trigger == ksym_unwatch_trigger;
 	trig->tr = file->tr;
 	snprintf(trig->event, sizeof(trig->event), "%s:%s",
@@ -606,99 +747,119 @@ static int ksym_trigger_parse(struct event_command *cmd_ops,
 	INIT_LIST_HEAD(&trig->list);
 	INIT_WORK(&trig->reg_work, ksym_trigger_reg_workfn);
 	INIT_WORK(&trig->free_work, ksym_trigger_free_workfn);
+}
 
-	param = param_and_filter;
-	if (!param || !*param) {
-		ret = ksym_entry_fail(e, KSYM_ERR_T_SYNTAX, pos, -EINVAL);
-		goto out_log;
-	}
+/*
+ * Cut @param (at @pos in the command) at the end of its entry; *@filter
+ * gets what follows, the filter without its "if", or NULL.
+ */
+static int ksym_trigger_split_filter(struct ksym_entry *e, char *param,
+				     int pos, char **filter)
+{
+	char *end;
+
+	*filter = NULL;
+	if (!param || !*param)
+		return ksym_entry_fail(e, KSYM_ERR_T_SYNTAX, pos, -EINVAL);
 	/* It ends at a blank, but for blanks in a cast. */
 	end = ksym_entry_end(param);
-	filter = *end ? skip_spaces(end + 1) : NULL;
+	*filter = *end ? skip_spaces(end + 1) : NULL;
 	*end = '\0';
-	if (filter && !*filter)
-		filter = NULL;
+	if (*filter && !**filter)
+		*filter = NULL;
 	/*
 	 * After the entry only "if FILTER" may come (set_trigger_filter()
 	 * splits at a space or tab); the filter's own errors are the filter
 	 * parser's to log, this one would not be.
 	 */
-	if (filter && (!str_has_prefix(filter, "if") ||
-		       (filter[2] != ' ' && filter[2] != '\t') ||
-		       !*skip_spaces(filter + 2))) {
-		ret = ksym_entry_fail(e, KSYM_ERR_T_SYNTAX, pos + (filter - param),
-				      -EINVAL);
-		goto out_log;
+	if (*filter && (!str_has_prefix(*filter, "if") ||
+			((*filter)[2] != ' ' && (*filter)[2] != '\t') ||
+			!*skip_spaces(*filter + 2)))
+		return ksym_entry_fail(e, KSYM_ERR_T_SYNTAX,
+				       pos + (*filter - param), -EINVAL);
+	return 0;
+}
+
+/* Removal: the trigger as its file shows it, or as it was set. */
+static int ksym_trigger_find_removal(struct ksym_entry *e,
+				     struct event_command *cmd_ops,
+				     struct trace_event_file *file, char *param,
+				     int pos, struct ksym_trigger *trig,
+				     struct event_trigger_data **found)
+{
+	char *count;
+	int ret;
+
+	*found = ksym_trigger_find(file, cmd_ops, param, true);
+	if (!*found) {
+		ret = ksym_trigger_parse_param(e, file, param, pos, trig,
+					       &count);
+		if (ret)
+			return ret;
+		*found = ksym_trigger_find(file, cmd_ops, trig->canon, false);
 	}
+	if (!*found)
+		return ksym_entry_fail(e, KSYM_ERR_T_NOT_FOUND, pos, -ENOENT);
+	return 0;
+}
 
-	/* Removal: the trigger as its file shows it, or as it was set. */
-	if (remove) {
-		struct event_trigger_data *found;
+/* Unregister @found, the trigger ksym_trigger_find_removal() found. */
+static int ksym_trigger_remove(struct event_command *cmd_ops,
+			       struct trace_event_file *file, char *glob,
+			       struct ksym_trigger *trig,
+			       struct event_trigger_data *found)
+{
+	kfree(trig->canon);
+	trig->canon = kstrdup(((struct ksym_trigger *)
+			       found->private_data)->canon, GFP_KERNEL);
+	if (trig->canon) {
+		struct event_trigger_data test = {
+			.cmd_ops = cmd_ops, .private_data = trig,
+		};
 
-		found = ksym_trigger_find(file, cmd_ops, param, true);
-		if (!found) {
-			ret = ksym_trigger_parse_param(e, file, param, pos,
-						       trig, &count);
-			if (ret)
-				goto out_log;
-			found = ksym_trigger_find(file, cmd_ops, trig->canon,
-						  false);
+		event_trigger_unregister(cmd_ops, file, glob + 1, &test);
+	}
+	return trig->canon ? 0 : -ENOMEM;
+}
+
+/*
+ * The slots, parked until their breakpoints are registered. On failure,
+ * the trigger counts those allocated: the others are not there to free.
+ */
+static int ksym_trigger_alloc_slots(struct ksym_trigger *trig)
+{
+	int i;
+
+	mutex_lock(&ksym_trigger_mutex);
+	trig->nr_slots = ksym_trigger_slots;
+	mutex_unlock(&ksym_trigger_mutex);
+	for (i = 0; i < trig->nr_slots; i++) {
+		trig->slots[i] = ksym_dyn_alloc(trig, trig->name);
+		if (!trig->slots[i]) {
+			trig->nr_slots = i;
+			return -ENOMEM;
 		}
-		if (!found) {
-			ret = ksym_entry_fail(e, KSYM_ERR_T_NOT_FOUND, pos,
-					      -ENOENT);
-			goto out_log;
-		}
-		kfree(trig->canon);
-		trig->canon = kstrdup(((struct ksym_trigger *)
-				       found->private_data)->canon, GFP_KERNEL);
-		if (trig->canon) {
-			struct event_trigger_data test = {
-				.cmd_ops = cmd_ops, .private_data = trig,
-			};
+	}
+	return 0;
+}
 
-			event_trigger_unregister(cmd_ops, file, glob + 1, &test);
-		}
-		ret = trig->canon ? 0 : -ENOMEM;
-		goto out_free;
-	}
+/*
+ * Register @trig, parsed, on @file: its trigger data with @count and
+ * @filter, a reference on the event, its place in ksym_triggers and its
+ * slots' registration. On failure, the caller frees @trig.
+ */
+static int ksym_trigger_attach(struct event_command *cmd_ops,
+			       struct trace_event_file *file, char *glob,
+			       char *cmd, char *count, char *filter,
+			       struct ksym_trigger *trig)
+{
+	struct trace_event_call *call = file->event_call;
+	struct event_trigger_data *data;
+	int ret;
 
-	/*
-	 * What ksym_trace_filter refuses under lockdown: value= reads
-	 * memory. Removing a trigger only lowers exposure: not refused.
-	 */
-	if (!trig->unwatch && security_locked_down(LOCKDOWN_KPROBES)) {
-		ret = ksym_entry_fail(e, KSYM_ERR_LOCKDOWN, pos, -EPERM);
-		goto out_log;
-	}
-	ret = ksym_trigger_parse_param(e, file, param, pos, trig, &count);
-	if (ret)
-		goto out_log;
-	if (ksym_trigger_find(file, cmd_ops, trig->canon, false)) {
-		ret = ksym_entry_fail(e, KSYM_ERR_T_EXISTS, pos, -EEXIST);
-		goto out_log;
-	}
-
-	/* The slots, parked until their breakpoints are registered. */
-	if (!trig->unwatch) {
-		mutex_lock(&ksym_trigger_mutex);
-		trig->nr_slots = ksym_trigger_slots;
-		mutex_unlock(&ksym_trigger_mutex);
-		for (i = 0; i < trig->nr_slots; i++) {
-			trig->slots[i] = ksym_dyn_alloc(trig, trig->name);
-			if (!trig->slots[i])
-				break;
-		}
-	}
-	if (i < trig->nr_slots) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-
-	ret = -ENOMEM;
 	data = trigger_data_alloc(cmd_ops, cmd, count, trig);
 	if (!data)
-		goto out_free;
+		return -ENOMEM;
 	if (count && kstrtol(count, 0, &data->count)) {
 		ret = -EINVAL;
 		goto out_free;
@@ -733,6 +894,72 @@ static int ksym_trigger_parse(struct event_command *cmd_ops,
 		queue_work(ksym_trigger_wq, &trig->reg_work);
 	/* Drop the reference taken above: the event's list holds one. */
 	ksym_trigger_free_data(data);
+	return 0;
+
+out_free:
+	trigger_data_free(data);
+	return ret;
+}
+
+static int ksym_trigger_parse(struct event_command *cmd_ops,
+			      struct trace_event_file *file, char *glob,
+			      char *cmd, char *param_and_filter)
+{
+	bool remove = event_trigger_check_remove(glob);
+	struct ksym_entry *e __free(kfree) = kzalloc(sizeof(*e), GFP_KERNEL);
+	struct event_trigger_data *found;
+	struct ksym_trigger *trig;
+	char *text, *param, *filter, *count;
+	int pos, ret;
+
+	lockdep_assert_held(&event_mutex);
+	/* For error_log: the command as written, the caret in it. */
+	text = kasprintf(GFP_KERNEL, "%s:%s", glob,
+			 param_and_filter ? param_and_filter : "");
+	trig = kzalloc(sizeof(*trig), GFP_KERNEL);
+	if (!text || !trig || !e) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	e->err = -1;
+	pos = strlen(glob) + 1;
+	ksym_trigger_setup(trig, cmd_ops, file);
+	param = param_and_filter;
+	ret = ksym_trigger_split_filter(e, param, pos, &filter);
+	if (ret)
+		goto out_log;
+	if (remove) {
+		ret = ksym_trigger_find_removal(e, cmd_ops, file, param, pos,
+						trig, &found);
+		if (ret)
+			goto out_log;
+		ret = ksym_trigger_remove(cmd_ops, file, glob, trig, found);
+		goto out_free;
+	}
+	/*
+	 * What ksym_trace_filter refuses under lockdown: value= reads
+	 * memory. Removing a trigger only lowers exposure: not refused.
+	 */
+	if (!trig->unwatch && security_locked_down(LOCKDOWN_KPROBES)) {
+		ret = ksym_entry_fail(e, KSYM_ERR_LOCKDOWN, pos, -EPERM);
+		goto out_log;
+	}
+	ret = ksym_trigger_parse_param(e, file, param, pos, trig, &count);
+	if (ret)
+		goto out_log;
+	if (ksym_trigger_find(file, cmd_ops, trig->canon, false)) {
+		ret = ksym_entry_fail(e, KSYM_ERR_T_EXISTS, pos, -EEXIST);
+		goto out_log;
+	}
+	if (!trig->unwatch) {
+		ret = ksym_trigger_alloc_slots(trig);
+		if (ret)
+			goto out_free;
+	}
+	ret = ksym_trigger_attach(cmd_ops, file, glob, cmd, count, filter,
+				  trig);
+	if (ret)
+		goto out_free;
 	kfree(text);
 	return 0;
 
@@ -741,13 +968,9 @@ out_log:
 		ksym_log_at(file->tr, trig ? trig->event : "ksym_watch", text,
 			    e->err, e->err_pos);
 out_free:
-	if (data)
-		trigger_data_free(data);
-	if (trig) {
-		/* Slots not allocated yet are NULL. */
-		trig->nr_slots = i;
+	/* Slots not allocated are not counted (ksym_trigger_alloc_slots()). */
+	if (trig)
 		ksym_trigger_destroy(trig);
-	}
 	kfree(text);
 	return ret;
 }
