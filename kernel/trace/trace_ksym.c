@@ -91,7 +91,8 @@ static unsigned long ksym_regs_flags(struct pt_regs *regs)
 #endif
 }
 
-static void ksym_count_hit(struct ksym_cpu_stats *stats, unsigned long ip)
+static __always_inline void ksym_count_hit(struct ksym_cpu_stats *stats,
+					    unsigned long ip)
 {
 	struct ksym_caller *c;
 	int i;
