@@ -885,6 +885,7 @@ static void claims_seeds(void)
 		{ "pending-escapes", 0, C_BOOT
 		  "w\tmymod:refcount_x\tmymod:refcount_x/4:rw-@0-1\t?\tksym-ctl-130\n"
 		  "w\tjiffies+0x8\tjiffies+0x8/8:\\t-w-\\n\\\\\t\tx\n"
+		  "s\tC:\\\\tmp\\\\new\told\\\\n\t\\\\\tksym-ctl-131\n"
 		  "o\tksym-changes\t\t1\t\n",
 		  "\x81\x00\x82\x0f\x60\x00", 6 },
 		{ "other-boot", 1, "boot\t00000000-0000-4000-8000-000000000001\n"
