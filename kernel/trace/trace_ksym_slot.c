@@ -138,6 +138,8 @@ static inline int ksym_ctl_state(unsigned long ctl)
  * @stray_said: a stray hit was reported on the console
  * @parking:  the address of the word the breakpoints watch while the
  *            slot is free, in ksym_dyn_parking
+ * @test_park_fails: KUnit only: the move to @parking fails
+ *            (ksym_dyn_test_park_fail())
  */
 struct ksym_dyn {
 	struct ksym_watch	watch;
