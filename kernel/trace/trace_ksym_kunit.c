@@ -737,6 +737,74 @@ static void ksym_test_modify_local(struct kunit *test)
 	ksym_test_slots_free(test);
 }
 
+#ifdef CONFIG_X86
+#include <asm/debugreg.h>
+
+/*
+ * A move while the debug registers are not the kernel's: DR7 as KVM's
+ * vcpu_enter_guest() leaves it for a guest without breakpoints, and as
+ * the #DB handler's local_db_save() leaves it (DR7_FIXED_1 alone). The
+ * helper refuses with -EBUSY and writes no register; the trigger's slot
+ * then waits for its irq_work (ksym_dyn_move()).
+ */
+static void ksym_test_modify_window_on_cpu(void *info)
+{
+	struct ksym_test_modify *m = info;
+	struct perf_event_attr attr = m->bp->attr;
+	unsigned long dr7, dr[HBP_NUM], now;
+	int i;
+
+	get_debugreg(dr7, 7);
+	set_debugreg(DR7_FIXED_1, 7);
+	for (i = 0; i < HBP_NUM; i++)
+		get_debugreg(dr[i], i);
+	attr.bp_addr = m->addr;
+	m->ret = modify_wide_hw_breakpoint_local(m->bp, &attr);
+	m->type = 0;
+	for (i = 0; i < HBP_NUM; i++) {
+		get_debugreg(now, i);
+		if (now != dr[i])
+			m->type |= BIT(i);
+	}
+	get_debugreg(now, 7);
+	if (now != DR7_FIXED_1)
+		m->type |= BIT(7);
+	set_debugreg(dr7, 7);
+}
+
+static void ksym_test_modify_guest_window(struct kunit *test)
+{
+	struct ksym_test_modify m = { };
+	struct perf_event_attr attr;
+
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)&ksym_test_words[0];
+	attr.bp_len = HW_BREAKPOINT_LEN_8;
+	attr.bp_type = HW_BREAKPOINT_W;
+	attr.disabled = 1;
+	m.bp = perf_event_create_kernel_counter(&attr, 0, NULL,
+						ksym_test_modify_hit, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(m.bp));
+	perf_event_enable(m.bp);
+
+	m.addr = (unsigned long)&ksym_test_words[1];
+	smp_call_function_single(0, ksym_test_modify_window_on_cpu, &m, 1);
+	KUNIT_EXPECT_EQ(test, m.ret, -EBUSY);
+	KUNIT_EXPECT_EQ_MSG(test, m.type, 0,
+			    "debug registers written (bit 7: DR7, bits 0-3: DR0-3)");
+	KUNIT_EXPECT_EQ(test, m.bp->attr.bp_addr,
+			(unsigned long)&ksym_test_words[0]);
+
+	/* Out of the window, the same move is made. */
+	m.type = HW_BREAKPOINT_W;
+	smp_call_function_single(0, ksym_test_modify_on_cpu, &m, 1);
+	KUNIT_EXPECT_EQ(test, m.ret, 0);
+	KUNIT_EXPECT_EQ(test, m.bp->attr.bp_addr, m.addr);
+	unregister_hw_breakpoint(m.bp);
+	ksym_test_slots_free(test);
+}
+#endif
+
 static void ksym_test_txn_full(struct kunit *test)
 {
 	unsigned long *w = ksym_test_words;
@@ -816,6 +884,9 @@ static void ksym_test_online(struct kunit *test)
 static struct kunit_case ksym_txn_cases[] = {
 	KUNIT_CASE(ksym_test_txn_full),
 	KUNIT_CASE(ksym_test_modify_local),
+#ifdef CONFIG_X86
+	KUNIT_CASE(ksym_test_modify_guest_window),
+#endif
 	KUNIT_CASE(ksym_test_park_fail),
 	KUNIT_CASE(ksym_test_online),
 	{}

@@ -208,12 +208,14 @@ static void ksym_dyn_kick(void)
 
 /*
  * The firing CPU moves its breakpoint of @d before the event returns, in
- * any context but three, where it waits for its irq_work as the other
+ * any context but four, where it waits for its irq_work as the other
  * CPUs do: NMI (x86's debug exception is one; DR7 written there would be
  * put back by a debug exception the NMI interrupted), inside the tracer's
  * breakpoint handler (arm64 steps over the access with the breakpoints
- * off, and would find one back on), and inside a move already running on
- * this CPU (ksym_dyn_apply() returns at once there).
+ * off, and would find one back on), inside a move already running on
+ * this CPU (ksym_dyn_apply() returns at once there), and where the debug
+ * registers are not the kernel's (KVM's guest window: the helper says
+ * -EBUSY, __ksym_dyn_apply()).
  */
 static void ksym_dyn_apply_here(struct ksym_dyn *d)
 {
@@ -500,6 +502,12 @@ static int ksym_dyn_move(struct ksym_dyn *d, struct perf_event *bp,
 	return modify_wide_hw_breakpoint_local(bp, attr);
 }
 
+/* This CPU's move was refused for now: its irq_work tries again. */
+static void ksym_dyn_retry_here(void)
+{
+	irq_work_queue(this_cpu_ptr(&ksym_dyn_sync_work));
+}
+
 /*
  * Bring this CPU's breakpoint of @d to the generation published last, then
  * see whether it was the last CPU to. Interrupts off, not nested.
@@ -511,6 +519,7 @@ static void __ksym_dyn_apply(struct ksym_dyn *d)
 	struct perf_event *bp = READ_ONCE(*this_cpu_ptr(d->watch.bps));
 	struct perf_event_attr attr;
 	unsigned long arm_gen;
+	int err;
 
 	/*
 	 * Off; or claimed: its holder publishes and kicks, or gives the
@@ -528,7 +537,17 @@ static void __ksym_dyn_apply(struct ksym_dyn *d)
 		if (bp) {
 			attr = bp->attr;
 			attr.bp_addr = READ_ONCE(d->want);
-			if (ksym_dyn_move(d, bp, &attr))
+			err = ksym_dyn_move(d, bp, &attr);
+			/*
+			 * -EBUSY: the debug registers are not the kernel's
+			 * now (a KVM guest's, a step's): nothing moved, and
+			 * this CPU's irq_work moves it once they are back.
+			 */
+			if (err == -EBUSY) {
+				ksym_dyn_retry_here();
+				return;
+			}
+			if (err)
 				ksym_dyn_move_failed(d, bp, attr.bp_addr);
 		}
 		/*
