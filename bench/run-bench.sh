@@ -131,12 +131,14 @@ say "tables in ${DIR#"$ROOT"/}/bench.txt; raw lines in ${DIR#"$ROOT"/}/bench{,-p
 # the commit they measured (marked "+ changes" when the tree had any), the
 # date, the kernels and the boots. A run that did not complete writes nothing.
 if [[ -z $failed && -z ${KSYM_BENCH_NO_RESULTS:-} ]]; then
-	results=$ROOT/bench/results${KSYM_ARCH:+-$KSYM_ARCH}.md
-	[[ ${KSYM_ARCH:-x86_64} != x86_64 ]] || results=$ROOT/bench/results.md
+	target=bench results=$ROOT/bench/results.md
+	if [[ ${KSYM_ARCH:-x86_64} != x86_64 ]]; then
+		target=bench-$KSYM_ARCH results=$ROOT/bench/results-$KSYM_ARCH.md
+	fi
 	rev=$(git -C "$ROOT" rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
 	git -C "$ROOT" diff --quiet HEAD -- kernel include patches config bench 2> /dev/null || rev="$rev + changes"
 	{
-		printf '# make bench%s: results\n\n' "${KSYM_ARCH:+-$KSYM_ARCH}"
+		printf '# make %s: results\n\n' "$target"
 		printf 'Written by bench/run-bench.sh; do not edit. Quoted by README.md,\n'
 		printf 'Documentation/trace/ksym.rst and bench/README.md.\n\n'
 		printf -- '- commit: %s\n- date: %s\n- kernels: %s; boots with %s CPU(s)\n' \
