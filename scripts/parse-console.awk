@@ -11,7 +11,7 @@
 #     including UNRESOLVED ("# UNRESOLVED": the test could not decide, which for our
 #     own tests is a bug) and UNDEFINED ("# error").
 #   - a skip (KUnit or ftracetest) is a failure unless the list of expected skips
-#     (-v skips=FILE: selftests/expected-skips-ARCH.txt) names its case, with a
+#     (-v skips=FILE: scripts/expected-skips-ARCH.txt) names its case, with a
 #     reason: "test.d/DIR/CASE.tc REASON" (the path as in KSYM_TESTS; its
 #     "# description:" line, read from the directories of -v tcdirs=DIR:DIR, is
 #     what ftracetest prints) or "kunit:SUITE.CASE REASON". The summary names an

@@ -31,7 +31,7 @@
 # kmemleak report, whose every leak fails the run; needs CONFIG_DEBUG_KMEMLEAK),
 # KSYM_CONFIG_MISSING (the build's list of config settings that did not take).
 # KSYM_EXPECTED_SKIPS (test mode: the list of cases that may be skipped, each with
-# its reason; default selftests/expected-skips-ARCH.txt; any other skip fails the
+# its reason; default scripts/expected-skips-ARCH.txt; any other skip fails the
 # run and is named: scripts/parse-console.awk; empty: every skip fails).
 # KSYM_CASE_SECS (test mode: a run bounded by time, make check-debug and
 # check-kcsan): the allowance per ftracetest case (s); then the VM limit, unless
@@ -256,7 +256,7 @@ if [[ $MODE == run ]]; then
 fi
 
 # A skip fails unless the architecture's list of expected skips names its case.
-skips=${KSYM_EXPECTED_SKIPS-$ROOT/selftests/expected-skips-$ARCH.txt}
+skips=${KSYM_EXPECTED_SKIPS-$ROOT/scripts/expected-skips-$ARCH.txt}
 tcdirs=$ROOT/selftests/ftrace:$TREE/tools/testing/selftests/ftrace${KSYM_SELFTEST_DIR:+:$KSYM_SELFTEST_DIR}
 awk -v status="$status" -v elapsed="$elapsed" -v smp="$SMP" -v timeout="$TIMEOUT" \
 	-v ignore="${KSYM_CONSOLE_IGNORE:-}" -v kmemleak="${KSYM_KMEMLEAK:-0}" \

@@ -13,7 +13,7 @@
 # a skip (ftracetest or KUnit) fails unless the list of expected skips names
 # its case, and is then named; a listed one passes, a listed case that passes
 # is reported, and a list with a case that does not exist or without a reason
-# fails; the tree's own lists (selftests/expected-skips-*.txt) name real cases.
+# fails; the tree's own lists (scripts/expected-skips-*.txt) name real cases.
 # Run by make check (before the VM), make check-debug and make check-kcsan.
 set -euo pipefail
 
@@ -209,7 +209,7 @@ says="skip ftracetest (expected: from the second directory)"
 check "a case from the second directory of tcdirs" 0 0 -v skips="$tmp/skips-dir2" -v "tcdirs=$tmp/tc:$tmp/tc2" < <(sub_log 's/^ok 2 ksym tracer - two/ok 2 other - three # SKIP/')
 says=
 # The tree's lists: every line names a case of the tree (ours or upstream's).
-for list in "$ROOT"/selftests/expected-skips-*.txt; do
+for list in "$ROOT"/scripts/expected-skips-*.txt; do
 	check "${list#"$ROOT"/}: each listed case exists, with a reason" 0 0 -v skips="$list" \
 		-v "tcdirs=$ROOT/selftests/ftrace:${KSYM_TREE:-$ROOT/build/linux-source-6.12}/tools/testing/selftests/ftrace" < <(with)
 done
