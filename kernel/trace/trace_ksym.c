@@ -92,7 +92,7 @@ static unsigned long ksym_regs_flags(struct pt_regs *regs)
 }
 
 static __always_inline void ksym_count_hit(struct ksym_cpu_stats *stats,
-					    unsigned long ip)
+					   unsigned long ip)
 {
 	struct ksym_caller *c;
 	int i;
