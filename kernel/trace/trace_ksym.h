@@ -529,6 +529,10 @@ static inline unsigned long ksym_watch_hits(struct ksym_watch *watch, int cpu)
  * @unwatched: watches ended by ksym_unwatch
  * @too_hot:   watches ended by the hit-rate guard
  * @stray:     hits of a slot's breakpoint while it was parked
+ * @late:      hits of an object whose watch had ended, on a CPU whose
+ *             breakpoint had not moved yet: not counted as the slot's
+ * @stale:     stack watches ended without their unwatch: the owner task
+ *             exited, or the watch outlived ksym_stack_watch_ms
  * @window_last: ns from the last firing to its watch live everywhere
  * @window_max:  the longest such window
  * @reg_work:  registers the slots' breakpoints
@@ -555,6 +559,8 @@ struct ksym_trigger {
 	atomic_long_t		unwatched;
 	atomic_long_t		too_hot;
 	atomic_long_t		stray;
+	atomic_long_t		late;
+	atomic_long_t		stale;
 	u64			window_last;
 	u64			window_max;
 	struct work_struct	reg_work;
@@ -575,11 +581,14 @@ bool ksym_dyn_end(struct ksym_dyn *d, unsigned long obj);
 void ksym_dyn_unwatch(const struct trace_array *tr, unsigned long obj);
 unsigned long ksym_dyn_cpu_hits(struct ksym_dyn *d, int cpu);
 void ksym_dyn_too_hot(struct ksym_dyn *dyn);
+int ksym_dyn_init(void);
+extern u64 ksym_stack_watch_ms;
 bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 		    struct pt_regs *regs);
 int ksym_dyn_test_stray(unsigned int type, bool parked, int hits,
 			long *stray, bool *said);
 int ksym_dyn_test_claims(const char *steps, long *armed);
+int ksym_dyn_test_reclaim(long *late, long *stale);
 int ksym_dyn_test_retire(int rounds, int hits, unsigned long *total);
 int ksym_dyn_test_park_fail(bool fail, bool *off, unsigned long *addr);
 int ksym_dyn_test_online(bool claimed, int *where);

@@ -303,6 +303,21 @@ static void ksym_test_one_slot_per_object(struct kunit *test)
 }
 
 /*
+ * A slot is free again the moment its watch ends: a claim takes it while
+ * its CPUs still move off the old object, and the old object's hits on
+ * those CPUs are told apart (late), never counted as the new one's. A
+ * stack watch past its time ends at its next hit (stale).
+ */
+static void ksym_test_reclaim_ending(struct kunit *test)
+{
+	long late = -1, stale = -1;
+
+	KUNIT_EXPECT_EQ(test, ksym_dyn_test_reclaim(&late, &stale), 0);
+	KUNIT_EXPECT_EQ(test, late, 1);
+	KUNIT_EXPECT_EQ(test, stale, 1);
+}
+
+/*
  * A slot's Hits total is every hit it counted, across objects: the retire
  * that starts a CPU's counts again for the next object moves them to the
  * slot's total, never twice, never none (the "61 where 47" of the past).
@@ -382,6 +397,7 @@ static void ksym_test_old_value(struct kunit *test)
 static struct kunit_case ksym_parser_cases[] = {
 	KUNIT_CASE(ksym_test_stray),
 	KUNIT_CASE(ksym_test_retire_total),
+	KUNIT_CASE(ksym_test_reclaim_ending),
 	KUNIT_CASE(ksym_test_old_value),
 	KUNIT_CASE(ksym_test_one_slot_per_object),
 	KUNIT_CASE(ksym_test_explicit_len),

@@ -45,6 +45,7 @@
  *	ARMING, LIVE --(unwatch, too hot, address refused)--> CLAIMED
  *	CLAIMED --(parking word published, generation + 1)--> ENDING
  *	ENDING --(every CPU parked)--> PARKED
+ *	ENDING --(trigger claims)--> CLAIMED
  *	CLAIMED --(another slot claims the same object)--> YIELDED
  *	CLAIMED, YIELDED --(claim given up, generation + 1)--> PARKED
  *	YIELDED --(an end's parking word published)--> ENDING
@@ -53,9 +54,24 @@
  * slot's (the event fired on two CPUs at once, or in an NMI over itself)
  * gives way, see ksym_dyn_claim_won().
  *
+ * A slot is free again the moment its watch ends: a claim takes it while
+ * it is ENDING, and the CPUs still moving to the parking word move
+ * straight to the new object (each applies the generation published
+ * last). A hit of the old object on a CPU that has not moved yet is
+ * told apart by its breakpoint's address and counted late, never as the
+ * new object's (ksym_dyn_stray()).
+ *
  * CLAIMED is held by one publisher, which never waits: an unwatch that
- * meets it is lost (the watch then stays until its slot is needed or the
- * trigger goes, as for an object freed without its unwatch).
+ * meets it is lost (the watch then stays until the trigger goes, as for
+ * an object freed without its unwatch; a stack watch ends sooner, below).
+ *
+ * A watch of a word on a task's stack belongs to that task: it ends when
+ * the task exits (ksym_dyn_task_exit()), and ksym_stack_watch_ms after
+ * it was armed at the latest, at its next hit or at the next claim that
+ * finds no free slot, whichever comes first; so an entry trigger without
+ * its unwatch, an unwatch that never matches or a return probe that ran
+ * out of instances leaves no slot taken for longer. Each is counted
+ * stale.
  *
  * Triggers are created and freed under event_mutex, where perf's mutexes
  * may not be taken: the slots' breakpoints are registered and released by
@@ -71,8 +87,10 @@
 #include <linux/mm.h>
 #include <linux/rculist.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
+#include <trace/events/sched.h>
 #include <kunit/visibility.h>
 #include <asm/sections.h>
 #ifdef CONFIG_X86_64
@@ -134,6 +152,8 @@ static inline int ksym_ctl_state(unsigned long ctl)
  *            way), so that a reader never sees a CPU's hits twice or not
  *            at all
  * @fired_ns: local_clock() when the trigger fired, for the window
+ * @stack:    the owner task's stack, if the watched word is on it; else 0
+ * @deadline: jiffies after which that stack watch is stale; 0: never
  * @bad:      a CPU's breakpoint refused @want (the architecture's check)
  * @stray_said: a stray hit was reported on the console
  * @parking:  the address of the word the breakpoints watch while the
@@ -156,6 +176,8 @@ struct ksym_dyn {
 	unsigned long __percpu	*retired;
 	unsigned int __percpu	*retire_seq;
 	u64			fired_ns;
+	unsigned long		stack;
+	unsigned long		deadline;
 	bool			bad;
 	bool			stray_said;
 	unsigned long		parking;
@@ -178,6 +200,9 @@ static LIST_HEAD(ksym_dyns);
 static unsigned long ksym_dyn_parking[PAGE_SIZE / sizeof(unsigned long)]
 	__page_aligned_bss;
 static atomic_t ksym_dyn_parked = ATOMIC_INIT(0);
+
+/* How long a watch of a word on a task's stack may last; 0: no bound. */
+u64 ksym_stack_watch_ms = 1000;
 
 /* ------------------------------------------------------------------------
  * Moving the breakpoints: an irq_work on each CPU.
@@ -291,6 +316,9 @@ static bool ksym_dyn_publish(struct ksym_dyn *d, unsigned long gen,
 			       ksym_addr_stays_ram(want, d->watch.spec.len,
 						   NULL) ? want : 0,
 			       d->watch.spec.len);
+	/* A refusal of the object before (claimed while ENDING) is not its. */
+	if (state == KSYM_DYN_ARMING)
+		WRITE_ONCE(d->bad, false);
 	WRITE_ONCE(d->want, want);
 	d->fired_ns = local_clock();
 	if (!atomic_long_try_cmpxchg_release(&d->ctl, &old, new) &&
@@ -305,28 +333,18 @@ static bool ksym_dyn_publish(struct ksym_dyn *d, unsigned long gen,
 
 /*
  * Give up a ksym_watch claim taken at generation @gen, told to yield or
- * not: back to PARKED with the breakpoints where they are (on the parking
- * word), at a new generation so that a claimer who saw this claim cannot
- * mistake the slot's next claim for it.
+ * not: back to the parking word, ENDING at a new generation, so that a
+ * claimer who saw this claim cannot mistake the slot's next claim for
+ * it. ENDING, not PARKED: the claim may have been taken while the CPUs
+ * were still moving off the object before, and a CPU may have read the
+ * claim's address before its publication failed (one come online, or
+ * whose irq_work looked then) and moved there; the slot is parked once
+ * every CPU is back.
  */
 static void ksym_dyn_unclaim(struct ksym_dyn *d, unsigned long gen)
 {
-	long old = ksym_ctl(gen, KSYM_DYN_CLAIMED);
-	unsigned long new = ksym_ctl(gen + 1, KSYM_DYN_PARKED);
-
-	WRITE_ONCE(d->want, d->parking);
 	WRITE_ONCE(d->claiming, 0);
-	if (!atomic_long_try_cmpxchg_release(&d->ctl, &old, new) &&
-	    (old != ksym_ctl(gen, KSYM_DYN_YIELDED) ||
-	     !atomic_long_try_cmpxchg_release(&d->ctl, &old, new)))
-		return;
-	/*
-	 * A CPU may have read the claim's address before its publication
-	 * failed (one come online, or whose irq_work looked then) and moved
-	 * its breakpoint there: the new generation brings it back.
-	 */
-	ksym_dyn_apply_here(d);
-	ksym_dyn_kick();
+	ksym_dyn_publish(d, gen, d->parking, KSYM_DYN_ENDING);
 }
 
 /**
@@ -640,27 +658,40 @@ static bool ksym_dyn_claim_won(struct ksym_trigger *trig, struct ksym_dyn *d,
 	return true;
 }
 
-/**
- * ksym_dyn_claim - claim the first free slot of a trigger for an object
- * @trig: the trigger
- * @obj:  the object's address
- * @gen:  set to the generation the claim was taken at
- *
- * The slot is CLAIMED, with @claiming set; ksym_dyn_arm() publishes it.
- *
- * Return: the slot, or NULL if none is free.
- */
-struct ksym_dyn *ksym_dyn_claim(struct ksym_trigger *trig, unsigned long obj,
-				unsigned long *gen)
+/* A stack watch past ksym_stack_watch_ms (see the comment at the top). */
+static bool ksym_dyn_expired(struct ksym_dyn *d)
+{
+	unsigned long deadline = READ_ONCE(d->deadline);
+
+	return deadline && time_after(jiffies, deadline);
+}
+
+/* End @d's watch if it is a stack watch past its time: counted stale. */
+static bool ksym_dyn_end_expired(struct ksym_dyn *d)
+{
+	unsigned long obj = READ_ONCE(d->obj);
+
+	if (!ksym_dyn_expired(d) || !ksym_dyn_end(d, obj))
+		return false;
+	atomic_long_inc(&d->trig->stale);
+	return true;
+}
+
+/* The first slot of @trig that is parked or ending, taken for @obj. */
+static struct ksym_dyn *ksym_dyn_take_free(struct ksym_trigger *trig,
+					   unsigned long obj,
+					   unsigned long *gen)
 {
 	struct ksym_dyn *d;
 	unsigned long c;
-	int i;
+	int i, s;
 
 	for (i = 0; i < trig->nr_slots; i++) {
 		d = trig->slots[i];
 		c = ksym_dyn_ctl(d);
-		if (ksym_ctl_state(c) == KSYM_DYN_PARKED && ksym_dyn_take(d, c)) {
+		s = ksym_ctl_state(c);
+		if ((s == KSYM_DYN_PARKED || s == KSYM_DYN_ENDING) &&
+		    ksym_dyn_take(d, c)) {
 			WRITE_ONCE(d->claiming, obj);
 			/* Pairs with ksym_dyn_claim_won(): the object first. */
 			smp_wmb();
@@ -670,6 +701,41 @@ struct ksym_dyn *ksym_dyn_claim(struct ksym_trigger *trig, unsigned long obj,
 		}
 	}
 	return NULL;
+}
+
+/**
+ * ksym_dyn_claim - claim the first free slot of a trigger for an object
+ * @trig: the trigger
+ * @obj:  the object's address
+ * @gen:  set to the generation the claim was taken at
+ *
+ * A slot is free when parked, or ending (its CPUs move straight to the
+ * new object). None free: the trigger's stack watches past their time
+ * are ended, and one of them is taken.
+ * The slot is CLAIMED, with @claiming set; ksym_dyn_arm() publishes it.
+ *
+ * Return: the slot, or NULL if none is free.
+ */
+struct ksym_dyn *ksym_dyn_claim(struct ksym_trigger *trig, unsigned long obj,
+				unsigned long *gen)
+{
+	struct ksym_dyn *d = ksym_dyn_take_free(trig, obj, gen);
+	bool ended = false;
+	int i;
+
+	if (d)
+		return d;
+	for (i = 0; i < trig->nr_slots; i++)
+		ended |= ksym_dyn_end_expired(trig->slots[i]);
+	return ended ? ksym_dyn_take_free(trig, obj, gen) : NULL;
+}
+
+/* The stack of the task running, if @addr is on it; else 0. */
+static unsigned long ksym_dyn_stack_of(unsigned long addr)
+{
+	unsigned long base = (unsigned long)task_stack_page(current);
+
+	return addr - base < THREAD_SIZE ? base : 0;
 }
 
 /**
@@ -689,11 +755,16 @@ bool ksym_dyn_arm(struct ksym_trigger *trig, struct ksym_dyn *d,
 		  unsigned long gen, unsigned long obj, unsigned long addr)
 {
 	unsigned long old_obj = d->obj, old_arm_gen = d->arm_gen;
+	unsigned long ms = READ_ONCE(ksym_stack_watch_ms);
 
 	if (!ksym_dyn_claim_won(trig, d, obj))
 		goto give_up;
 	WRITE_ONCE(d->obj, obj);
 	WRITE_ONCE(d->arm_gen, gen + 1);
+	/* Whose stack: read by the hits and task exits once published. */
+	WRITE_ONCE(d->stack, ksym_dyn_stack_of(addr));
+	WRITE_ONCE(d->deadline, d->stack && ms ?
+		   (jiffies + msecs_to_jiffies(ms)) | 1 : 0);
 	if (!ksym_dyn_publish(d, gen, addr, KSYM_DYN_ARMING)) {
 		/* Told to yield, or the trigger is going: as it was. */
 		WRITE_ONCE(d->obj, old_obj);
@@ -716,7 +787,8 @@ give_up:
  * @obj:  the object's address
  *
  * From the trigger, any context: an object already watched by the trigger
- * is not watched twice.
+ * is not watched twice. A stack watch of it past its time ends here (the
+ * call it was armed for is gone): the object is watched anew.
  *
  * Return: true if one of @trig's slots is arming for @obj or watches it.
  */
@@ -729,7 +801,7 @@ bool ksym_dyn_watching(struct ksym_trigger *trig, unsigned long obj)
 		d = trig->slots[i];
 		s = ksym_ctl_state(ksym_dyn_ctl(d));
 		if ((s == KSYM_DYN_ARMING || s == KSYM_DYN_LIVE) &&
-		    READ_ONCE(d->obj) == obj)
+		    READ_ONCE(d->obj) == obj && !ksym_dyn_end_expired(d))
 			return true;
 	}
 	return false;
@@ -865,12 +937,15 @@ static void ksym_stray_print(struct irq_work *work)
 }
 
 /**
- * ksym_dyn_stray - from the hit path: is this a hit of a parked breakpoint?
+ * ksym_dyn_stray - from the hit path: is this hit none of the object's?
  * @dyn:  the slot
  * @bp:   its breakpoint that hit, on this CPU
  * @regs: the registers of the access
  *
- * From the debug exception. A parked breakpoint watches a word of
+ * From the debug exception. A hit on an address the slot no longer
+ * watches (its watch ended, or moved to another object, before this
+ * CPU's breakpoint moved) is counted late. A stack watch past its time
+ * ends at its hit, counted stale. A parked breakpoint watches a word of
  * ksym_dyn_parking, which nothing stores to: its hit is no object's. It
  * is counted apart (the Stray column of trace_stat/ksym_triggers); the
  * first of a write-only slot is reported on the console with what the
@@ -880,15 +955,22 @@ static void ksym_stray_print(struct irq_work *work)
  * formatted in the exception, which may have come with the console's
  * locks held (arm64's is not in_nmi()).
  *
- * Return: true if the hit is stray and must not be counted or recorded.
+ * Return: true if the hit must not be counted or recorded.
  */
 bool ksym_dyn_stray(struct ksym_dyn *dyn, struct perf_event *bp,
 		    struct pt_regs *regs)
 {
+	unsigned long addr = bp->attr.bp_addr;
 	struct ksym_stray_report *r;
 
-	if (likely(bp->attr.bp_addr != dyn->parking))
-		return false;
+	if (likely(addr != dyn->parking)) {
+		if (likely(addr == READ_ONCE(dyn->want)))
+			return unlikely(READ_ONCE(dyn->stack)) &&
+			       ksym_dyn_end_expired(dyn);
+		/* An object whose watch ended, this CPU not moved yet. */
+		atomic_long_inc(&dyn->trig->late);
+		return true;
+	}
 	atomic_long_inc(&dyn->trig->stray);
 	if (bp->attr.bp_type != HW_BREAKPOINT_W ||
 	    READ_ONCE(dyn->stray_said) || xchg(&dyn->stray_said, true))
@@ -952,6 +1034,7 @@ int ksym_dyn_test_stray(unsigned int type, bool parked, int hits,
 	d->parking = (unsigned long)&ksym_dyn_parking[0];
 	bp->attr.bp_type = type;
 	bp->attr.bp_addr = parked ? d->parking : (unsigned long)&d->obj;
+	d->want = bp->attr.bp_addr;
 	perf_fetch_caller_regs(&regs);
 	ret = 0;
 	preempt_disable();
@@ -1038,6 +1121,77 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_claims);
+
+/**
+ * ksym_dyn_test_reclaim - for KUnit: a slot taken again while it ends
+ * @late:  the trigger's late count after a hit of the old object
+ * @stale: its stale count after a hit of a stack watch past its time
+ *
+ * A trigger of one slot of its own, never registered, whose CPUs are
+ * still moving off object A (ENDING, as after an unwatch on a machine
+ * whose other CPUs have not moved yet). A claim for object B takes it
+ * and arms it; a hit of A's address on a CPU not moved yet is late and
+ * not counted, one of B's is counted. Then B is made a stack watch past
+ * its time: its next hit ends it, counted stale.
+ *
+ * Return: 0, or -ENOMEM, or -EINVAL at the first step that was not so.
+ */
+int ksym_dyn_test_reclaim(long *late, long *stale)
+{
+	struct ksym_trigger *trig = kzalloc(sizeof(*trig), GFP_KERNEL);
+	struct perf_event *bp = kzalloc(sizeof(*bp), GFP_KERNEL);
+	unsigned long a = (unsigned long)&ksym_dyn_parked;
+	unsigned long b = a + sizeof(long), gen;
+	struct ksym_dyn *d = NULL;
+	struct pt_regs regs;
+	int ret = -ENOMEM;
+
+	if (!trig || !bp)
+		goto out;
+	trig->len = sizeof(long);
+	trig->access = HW_BREAKPOINT_W;
+	d = ksym_dyn_alloc(trig, "ksym_test_reclaim");
+	if (!d)
+		goto out;
+	trig->slots[0] = d;
+	trig->nr_slots = 1;
+	d->obj = a;
+	WRITE_ONCE(d->want, d->parking);
+	atomic_long_set(&d->ctl, ksym_ctl(5, KSYM_DYN_ENDING));
+	bp->attr.bp_type = HW_BREAKPOINT_W;
+	bp->attr.bp_addr = a;
+	perf_fetch_caller_regs(&regs);
+	ret = -EINVAL;
+	preempt_disable();
+	if (ksym_dyn_claim(trig, b, &gen) != d || gen != 5 ||
+	    !ksym_dyn_arm(trig, d, gen, b, b) ||
+	    ksym_ctl_state(ksym_dyn_ctl(d)) != KSYM_DYN_LIVE ||
+	    !ksym_dyn_stray(d, bp, &regs))
+		goto out_preempt;
+	bp->attr.bp_addr = b;
+	if (ksym_dyn_stray(d, bp, &regs))
+		goto out_preempt;
+	/* Armed on this CPU's stack? Not here: b is in .bss. */
+	if (READ_ONCE(d->stack) || READ_ONCE(d->deadline))
+		goto out_preempt;
+	WRITE_ONCE(d->stack, (unsigned long)task_stack_page(current));
+	WRITE_ONCE(d->deadline, (jiffies - 3) | 1);
+	if (!ksym_dyn_stray(d, bp, &regs) ||
+	    ksym_ctl_state(ksym_dyn_ctl(d)) == KSYM_DYN_LIVE)
+		goto out_preempt;
+	ret = 0;
+out_preempt:
+	preempt_enable();
+	*late = atomic_long_read(&trig->late);
+	*stale = atomic_long_read(&trig->stale);
+out:
+	ksym_dyn_test_sync_kicks();
+	ksym_dyn_free(d);
+	kfree(bp);
+	kfree(trig);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_reclaim);
 
 /**
  * ksym_dyn_test_retire - for KUnit: a slot's Hits total across objects
@@ -1362,6 +1516,40 @@ int ksym_trigger_settle(unsigned long obj)
 	return -ETIMEDOUT;
 }
 EXPORT_SYMBOL_GPL(ksym_trigger_settle);
+
+/*
+ * A task exits: the watches of words on its stack end, counted stale.
+ * The tracepoint runs in the task (do_exit()), its stack still its own,
+ * with preemption off: an RCU read-side section. A slot that moves
+ * meanwhile to another object is not ended: ksym_dyn_end() compares the
+ * object read first.
+ */
+static void ksym_dyn_task_exit(void *data, struct task_struct *p)
+{
+	unsigned long base = (unsigned long)task_stack_page(p), obj;
+	struct ksym_dyn *d;
+
+	list_for_each_entry_rcu(d, &ksym_dyns, node) {
+		obj = READ_ONCE(d->obj);
+		if (READ_ONCE(d->stack) == base && ksym_dyn_end(d, obj))
+			atomic_long_inc(&d->trig->stale);
+	}
+}
+
+/**
+ * ksym_dyn_init - what the slots need from boot on
+ *
+ * The end of stack watches at their task's exit. Registered once, not
+ * with the first slot: the slots are registered under ksym_mutex, which
+ * the CPU hotplug callbacks take inside cpus_read_lock(), and a
+ * tracepoint's registration takes that lock too.
+ *
+ * Return: 0, or the tracepoint's error.
+ */
+int __init ksym_dyn_init(void)
+{
+	return register_trace_sched_process_exit(ksym_dyn_task_exit, NULL);
+}
 
 /* ------------------------------------------------------------------------
  * Slots: registered and released by the triggers' work items.

@@ -1007,7 +1007,7 @@ struct ksym_trigger_row {
 	char		what[KSYM_ENTRY_MAX];
 	int		slots, nr_slots;
 	unsigned long	armed, missed, refused, unwatched, too_hot, hits;
-	unsigned long	stray;
+	unsigned long	stray, late, stale;
 	int		live;
 	u64		window_last, window_max;
 };
@@ -1030,6 +1030,8 @@ static void ksym_trigger_row_fill(struct ksym_trigger_row *row,
 	row->unwatched = atomic_long_read(&trig->unwatched);
 	row->too_hot = atomic_long_read(&trig->too_hot);
 	row->stray = atomic_long_read(&trig->stray);
+	row->late = atomic_long_read(&trig->late);
+	row->stale = atomic_long_read(&trig->stale);
 	row->window_last = READ_ONCE(trig->window_last);
 	row->window_max = READ_ONCE(trig->window_max);
 	for (i = 0; i < trig->nr_slots; i++) {
@@ -1073,7 +1075,7 @@ static void ksym_trigger_stat_release(void *stat)
 
 static int ksym_trigger_stat_headers(struct seq_file *m)
 {
-	seq_puts(m, "# Event  Trigger  Slots  Armed  Missed  Refused  Unwatched  TooHot  Live  Hits  Window(last/max ns)  Stray\n");
+	seq_puts(m, "# Event  Trigger  Slots  Armed  Missed  Refused  Unwatched  TooHot  Live  Hits  Window(last/max ns)  Stray  Late  Stale\n");
 	return 0;
 }
 
@@ -1081,11 +1083,11 @@ static int ksym_trigger_stat_show(struct seq_file *m, void *v)
 {
 	struct ksym_trigger_row *row = v;
 
-	seq_printf(m, "%s  %s  %d/%d  %lu  %lu  %lu  %lu  %lu  %d  %lu  %llu/%llu  %lu\n",
+	seq_printf(m, "%s  %s  %d/%d  %lu  %lu  %lu  %lu  %lu  %d  %lu  %llu/%llu  %lu  %lu  %lu\n",
 		   row->event, row->what, row->slots, row->nr_slots,
 		   row->armed, row->missed, row->refused, row->unwatched,
 		   row->too_hot, row->live, row->hits, row->window_last,
-		   row->window_max, row->stray);
+		   row->window_max, row->stray, row->late, row->stale);
 	return 0;
 }
 
@@ -1103,6 +1105,15 @@ static struct trace_min_max_param ksym_trigger_slots_param = {
 	.val	= &ksym_trigger_slots,
 	.min	= &ksym_trigger_slots_min,
 	.max	= &ksym_trigger_slots_max,
+};
+
+/* ksym_stack_watch_ms: 0 (no bound) to an hour. */
+static u64 ksym_stack_watch_ms_max = 3600 * MSEC_PER_SEC;
+
+static struct trace_min_max_param ksym_stack_watch_ms_param = {
+	.lock	= &ksym_trigger_mutex,
+	.val	= &ksym_stack_watch_ms,
+	.max	= &ksym_stack_watch_ms_max,
 };
 
 /**
@@ -1124,5 +1135,10 @@ int __init ksym_trigger_init(void)
 		return ret;
 	trace_create_file("ksym_trigger_slots", TRACE_MODE_WRITE, NULL,
 			  &ksym_trigger_slots_param, &trace_min_max_fops);
+	trace_create_file("ksym_stack_watch_ms", TRACE_MODE_WRITE, NULL,
+			  &ksym_stack_watch_ms_param, &trace_min_max_fops);
+	ret = ksym_dyn_init();
+	if (ret)
+		return ret;
 	return register_stat_tracer(&ksym_trigger_stat);
 }
