@@ -93,6 +93,21 @@
  *						call it makes of itself
  *	/sys/kernel/debug/ksym_hitgen/local_addr	the local's address in
  *						the last (innermost) call
+ *	/sys/kernel/debug/ksym_hitgen/local_loop	N: 10 calls back to back of
+ *						ksym_hitgen_local_quick(N), whose
+ *						callee stores 1..N into its local,
+ *						each followed by
+ *						ksym_hitgen_local_after() storing
+ *						1..N into 32 words over the same
+ *						stack (local_addr: the local's)
+ *	/sys/kernel/debug/ksym_hitgen/after_covers	1 if those 32 words held
+ *						the local's
+ *	/sys/kernel/debug/ksym_hitgen/local_deep	N: one such call under 4 KiB
+ *						of frame
+ *	/sys/kernel/debug/ksym_hitgen/local_stale	N: one such call and its
+ *						after, 300 ms of sleep, the after
+ *						again (interrupts off but in the
+ *						sleep)
  *	/sys/kernel/debug/ksym_hitgen/call_scope	N: ksym_hitgen_scoped(obj, N)
  *						stores 1..N into a kzalloc'd
  *						object's count; after it returns
@@ -882,6 +897,139 @@ static noinline void ksym_hitgen_local_2(unsigned long n)
 	ksym_hitgen_local(n, 2);
 }
 
+/*
+ * A function called back to back (local_loop): each call of
+ * ksym_hitgen_local_quick() has the callee store 1..N into its local and
+ * returns at once (no wait for the other CPUs, unlike ksym_hitgen_local());
+ * then ksym_hitgen_local_after(), called from the same frame, stores
+ * 1..N into every word of a buffer over the same stack words. A watch
+ * taken at each call's entry and ended at its return takes every call's
+ * stores and none of the after's, however fast the calls follow.
+ */
+#define KSYM_HITGEN_LOOP_CALLS	10
+#define KSYM_HITGEN_AFTER_WORDS	32
+
+static unsigned long ksym_hitgen_after_lo, ksym_hitgen_after_hi;
+
+/* Not static: probes find it by name. */
+noinline unsigned long ksym_hitgen_local_quick(unsigned long n);
+noinline unsigned long ksym_hitgen_local_quick(unsigned long n)
+{
+	/*
+	 * The local below 15 words of its frame: not where an interrupt
+	 * taken at the entry or at the return pushes its frame (under TCG
+	 * such a hit of a watched word loses the interrupt).
+	 */
+	struct {
+		unsigned long	local;
+		unsigned long	above[15];
+	} f;
+
+	WRITE_ONCE(f.above[0], n);
+	ksym_hitgen_local_callee(&f.local, READ_ONCE(f.above[0]));
+	WRITE_ONCE(ksym_hitgen_local_addr, (unsigned long)&f.local);
+	return READ_ONCE(f.local);
+}
+
+static noinline void ksym_hitgen_local_after(unsigned long n)
+{
+	unsigned long buf[KSYM_HITGEN_AFTER_WORDS];
+	unsigned long i;
+	int w;
+
+	for (i = 1; i <= n; i++)
+		for (w = 0; w < KSYM_HITGEN_AFTER_WORDS; w++)
+			WRITE_ONCE(buf[w], i);
+	ksym_hitgen_after_lo = (unsigned long)&buf[0];
+	ksym_hitgen_after_hi = (unsigned long)&buf[KSYM_HITGEN_AFTER_WORDS];
+}
+
+/*
+ * local_deep: one ksym_hitgen_local_quick(N) under 4 KiB of frames, so that
+ * what the task does after (its exit) never reaches the local's word:
+ * a watch left on it is hit by nothing, and ends with the task.
+ */
+static noinline unsigned long ksym_hitgen_deeper(unsigned long n, int depth)
+{
+	unsigned long frame[112];
+
+	WRITE_ONCE(frame[0], n);
+	if (depth)
+		ksym_hitgen_deeper(n, depth - 1);
+	else
+		ksym_hitgen_local_quick(n);
+	/* Read after the call: no tail call, the frame stays. */
+	return READ_ONCE(frame[0]);
+}
+
+static noinline void ksym_hitgen_local_deep(unsigned long n)
+{
+	ksym_trigger_sync();
+	ksym_hitgen_deeper(n, 4);
+}
+
+static noinline void ksym_hitgen_local_loop(unsigned long n)
+{
+	int i;
+
+	ksym_trigger_sync();
+	for (i = 0; i < KSYM_HITGEN_LOOP_CALLS; i++) {
+		ksym_hitgen_local_quick(n);
+		ksym_hitgen_local_after(n);
+	}
+}
+
+/*
+ * Sleep with interrupts on inside a call, for local_stale: its caller runs
+ * with them off, so that no interrupt pushes its frame over the dead
+ * local below the caller's stack pointer (under QEMU's TCG such a hit
+ * loses the interrupt: ksym.rst, Local variables); here the local lies in
+ * this call's own frame, and the after's second stores take its hits.
+ */
+static noinline void ksym_hitgen_sleep_irqs_on(unsigned int ms)
+{
+	unsigned long frame[KSYM_HITGEN_AFTER_WORDS];
+
+	/* The frame covers the local's word (as the after's buffer does). */
+	WRITE_ONCE(frame[0], ms);
+	local_irq_enable();
+	msleep(READ_ONCE(frame[0]));
+	local_irq_disable();
+}
+
+/*
+ * local_stale: one call of ksym_hitgen_local_quick(N), then
+ * ksym_hitgen_local_after(N) over its finished frame, a sleep of
+ * local_stale_ms, and ksym_hitgen_local_after(N) again. A watch taken at
+ * the call's entry and never ended is hit by the first after's N stores,
+ * and is stale by the second (ksym_stack_watch_ms below the sleep).
+ */
+static unsigned int ksym_hitgen_local_stale_ms = 300;
+
+static noinline void ksym_hitgen_local_stale(unsigned long n)
+{
+	ksym_trigger_sync();
+	local_irq_disable();
+	ksym_hitgen_local_quick(n);
+	ksym_hitgen_local_after(n);
+	ksym_hitgen_sleep_irqs_on(ksym_hitgen_local_stale_ms);
+	ksym_hitgen_local_after(n);
+	local_irq_enable();
+}
+
+/* 1 if local_loop's after covered the quick call's local: the test holds. */
+static int ksym_hitgen_after_covers_get(void *data, u64 *val)
+{
+	unsigned long local = READ_ONCE(ksym_hitgen_local_addr);
+
+	*val = local >= ksym_hitgen_after_lo &&
+	       local + sizeof(long) <= ksym_hitgen_after_hi;
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_after_covers_fops,
+			 ksym_hitgen_after_covers_get, NULL, "%llu\n");
+
 static int ksym_hitgen_local_addr_get(void *data, u64 *val)
 {
 	*val = READ_ONCE(ksym_hitgen_local_addr);
@@ -1149,6 +1297,9 @@ static int __init ksym_hitgen_init(void)
 		{ "call_scope",	ksym_hitgen_call_scope },
 		{ "local",	ksym_hitgen_local_1 },
 		{ "local_nested", ksym_hitgen_local_2 },
+		{ "local_loop",	ksym_hitgen_local_loop },
+		{ "local_stale", ksym_hitgen_local_stale },
+		{ "local_deep",	ksym_hitgen_local_deep },
 	};
 	int i;
 
@@ -1174,6 +1325,8 @@ static int __init ksym_hitgen_init(void)
 				   NULL, &ksym_hitgen_objects_fops);
 	debugfs_create_file_unsafe("local_addr", 0400, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_local_addr_fops);
+	debugfs_create_file_unsafe("after_covers", 0400, ksym_hitgen_dir, NULL,
+				   &ksym_hitgen_after_covers_fops);
 	debugfs_create_file_unsafe("object_memory", 0600, ksym_hitgen_dir,
 				   NULL, &ksym_hitgen_obj_memory_fops);
 	debugfs_create_file_unsafe("object_now", 0200, ksym_hitgen_dir, NULL,
