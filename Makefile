@@ -152,7 +152,7 @@ KCSAN_CASE_SECS ?= 60
 KCSAN_BOOT_SECS ?= 600
 # kernel/trace/Makefile builds the whole directory without KCSAN (the function
 # tracer would recurse); the ksym objects get it back from the make command line.
-KCSAN_OBJS ?= trace_ksym.o trace_ksym_parse.o trace_ksym_watch.o trace_ksym_stat.o \
+KCSAN_OBJS ?= trace_ksym.o trace_ksym_parse.o trace_ksym_watch.o trace_ksym_stat.o trace_ksym_slot.o \
 	trace_ksym_btf.o trace_ksym_trigger.o trace_ksym_branch.o ksym_hitgen.o
 KCSAN_ENV = $(call side_env,kcsan,kcsan) \
 	KSYM_MAKE_VARS="$(patsubst %,KCSAN_SANITIZE_%=y,$(KCSAN_OBJS))"
