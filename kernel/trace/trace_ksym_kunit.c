@@ -13,6 +13,7 @@
 #include <linux/perf_event.h>
 #include <linux/kernel_stat.h>
 #include <linux/sched/stat.h>
+#include <linux/vmalloc.h>
 
 #include "trace_ksym.h"
 
@@ -146,6 +147,27 @@ static void ksym_test_address(struct kunit *test)
 	e = ksym_test_parse(test, "0x1000/8:rw-", &ret);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	KUNIT_EXPECT_EQ(test, e->err, KSYM_ERR_USER_ADDR);
+}
+
+/*
+ * The top of a THREAD_SIZE block, where a task stack's pt_regs is, is
+ * refused where stacks are: vmalloc space with CONFIG_VMAP_STACK, the
+ * direct map without it (review L3: it was vmalloc space only). Never the
+ * block's bottom, never the kernel image.
+ */
+static void ksym_test_stack_regs(struct kunit *test)
+{
+	unsigned long top = THREAD_SIZE - sizeof(long);
+	bool vmap = IS_ENABLED(CONFIG_VMAP_STACK);
+
+	KUNIT_EXPECT_EQ(test, ksym_addr_stack_regs(VMALLOC_START + top, 8),
+			vmap);
+	KUNIT_EXPECT_EQ(test, ksym_addr_stack_regs(PAGE_OFFSET + top, 8),
+			!vmap);
+	KUNIT_EXPECT_FALSE(test, ksym_addr_stack_regs(VMALLOC_START, 8));
+	KUNIT_EXPECT_FALSE(test, ksym_addr_stack_regs(PAGE_OFFSET, 8));
+	KUNIT_EXPECT_FALSE(test,
+			   ksym_addr_stack_regs((unsigned long)&jiffies_64, 8));
 }
 
 static void ksym_test_clear_remove(struct kunit *test)
@@ -406,6 +428,7 @@ static struct kunit_case ksym_parser_cases[] = {
 	KUNIT_CASE(ksym_test_need_len),
 	KUNIT_CASE(ksym_test_len_offset_cpus),
 	KUNIT_CASE(ksym_test_address),
+	KUNIT_CASE(ksym_test_stack_regs),
 	KUNIT_CASE(ksym_test_clear_remove),
 	KUNIT_CASE(ksym_test_exec),
 	KUNIT_CASE(ksym_test_bad_entries),

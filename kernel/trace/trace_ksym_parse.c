@@ -428,7 +428,7 @@ bool ksym_addr_vmalloc(unsigned long addr, unsigned int len)
 #endif
 
 /**
- * ksym_addr_stack_regs - whether a vmalloc range may hold a stack's pt_regs
+ * ksym_addr_stack_regs - whether a range may hold a stack's pt_regs
  * @addr: its first byte
  * @len:  its length
  *
@@ -436,11 +436,13 @@ bool ksym_addr_vmalloc(unsigned long addr, unsigned int len)
  * registers. x86's NMI entry from user mode copies its frame there: a
  * write breakpoint on it takes a #DB inside that copy, whose IRET lets a
  * second NMI in over the first's frame (traps.c says as much: "except a
- * HW_BREAKPOINT_W on our stack"). vmap'd stacks are THREAD_SIZE-aligned
- * in vmalloc space, and which vmalloc area is a stack cannot be asked
- * without a lock: the top pt_regs of every such block is refused.
+ * HW_BREAKPOINT_W on our stack"). Stacks are THREAD_SIZE-aligned, in
+ * vmalloc space (CONFIG_VMAP_STACK) or else in the direct map, and which
+ * block is a stack cannot be asked without a lock: the top pt_regs of
+ * every such block of that space is refused (without VMAP_STACK, a
+ * little of every THREAD_SIZE of the direct map).
  *
- * Return: true if the range is in vmalloc space and reaches into the
+ * Return: true if the range is where stacks are and reaches into the
  * pt_regs at the top of a THREAD_SIZE-aligned block.
  */
 bool ksym_addr_stack_regs(unsigned long addr, unsigned int len)
@@ -448,11 +450,16 @@ bool ksym_addr_stack_regs(unsigned long addr, unsigned int len)
 	unsigned long last = addr + len - 1;
 	unsigned long regs = THREAD_SIZE - TOP_OF_KERNEL_STACK_PADDING -
 			     sizeof(struct pt_regs);
+	/* Not the kernel image: its one stack, init_task's, never goes to user. */
+	bool stacks = IS_ENABLED(CONFIG_VMAP_STACK) ?
+		      ksym_addr_vmalloc(addr, len) :
+		      addr >= PAGE_OFFSET && addr < (unsigned long)high_memory;
 
-	return ksym_addr_vmalloc(addr, len) &&
+	return stacks &&
 	       ((last & (THREAD_SIZE - 1)) >= regs ||
 		(addr & ~(THREAD_SIZE - 1)) != (last & ~(THREAD_SIZE - 1)));
 }
+EXPORT_SYMBOL_IF_KUNIT(ksym_addr_stack_regs);
 
 /**
  * ksym_addr_stays_ram - whether a watched range may be read on every hit

@@ -78,8 +78,8 @@ static bool ksym_dyn_addr_ok(unsigned long addr, unsigned int len)
 	return IS_ALIGNED(addr, len) &&
 	       !init_section_intersects((void *)addr, len) &&
 	       (ksym_addr_stays_ram(addr, len, NULL) ||
-		(ksym_addr_vmalloc(addr, len) &&
-		 !ksym_addr_stack_regs(addr, len)));
+		ksym_addr_vmalloc(addr, len)) &&
+	       !ksym_addr_stack_regs(addr, len);
 }
 
 static unsigned long ksym_trigger_field(struct ksym_trigger *trig, void *rec)
