@@ -1328,7 +1328,7 @@ static void ksym_dyn_test_slot_free(struct ksym_dyn *d, int cpu)
  * them find nothing left to do, as the irq_work would.
  *
  * Return: 0, or a negative errno if the slot could not be set up or was
- * not in the expected state.
+ * not in the expected state (without @fail: not on the parking word).
  */
 int ksym_dyn_test_park_fail(bool fail, bool *off, unsigned long *addr)
 {
@@ -1362,6 +1362,9 @@ int ksym_dyn_test_park_fail(bool fail, bool *off, unsigned long *addr)
 	local_irq_enable();
 	*off = READ_ONCE(bp->state) <= PERF_EVENT_STATE_OFF;
 	*addr = bp->attr.bp_addr;
+	/* A park that works is on the parking word (a no-op move is not). */
+	if (!fail && *addr != d->parking)
+		goto out_preempt;
 	ret = 0;
 out_preempt:
 	preempt_enable();
