@@ -71,7 +71,7 @@ $1 == "TRIG" {
 	if (!(($3) in tlabel)) torder[++ntrig] = $3
 	tns[$2, $3] = $4; tlabel[$3] = $5; tcpus[$2] = 1; next
 }
-$1 == "TRIGSLOT" { tarmed[$2] = $3; tmissed[$2] = $4; next }
+$1 == "TRIGSLOT" { s = $5 ? $5 : 1; tarmed[$2, s] = $3; tmissed[$2, s] = $4; next }
 END {
 	while (bi < nb) order[++nrows] = border[++bi]
 	peer["count"] = "perf_stat"
@@ -142,7 +142,7 @@ END {
 				tb = id ~ /^hot/ ? tns[c, "hot_none"] : tns[c, "cache_none"]
 				vt = ""
 				if (id ~ /uaf/) {
-					tp = id; sub(/uaf/, "traceon", tp)
+					tp = id; sub(/uaf/, "traceon", tp); sub(/4$/, "", tp)
 					vt = sprintf("%+.0f vs the traceon pair (%s)", v - tns[c, tp], ratio(v, tns[c, tp]))
 				}
 				if (id == "hot_unwatch")
@@ -152,11 +152,16 @@ END {
 						v - tns[c, "hot_traceon_rec"] <= 20 ? "met" : "MISSED")
 				printf "    %-62s %9.0f %7s  %s\n", tlabel[id], v, ratio(v, tb), vt
 			}
-			if (c in tarmed) {
-				printf "    the matching pair watched %s of 100000 freed objects (missed %s: the slot still moving from the last object)\n", tarmed[c], tmissed[c]
-				if (c == 1 && tarmed[c] > 0)
-					printf "    one object cycle on 1 CPU (watched at the free, unwatched and parked at the alloc): %.0f instructions above the traceon pair\n",
-						(tns[c, "cache_uaf_match"] - tns[c, "cache_traceon_match"]) * 100000 / tarmed[c]
+			for (s = 1; s <= 4; s += 3) {
+				if (!((c, s) in tarmed))
+					continue
+				row = s == 1 ? "cache_uaf_match" : "cache_uaf_match4"
+				printf "    %d slot%s: the matching pair watched %s of 100000 freed objects (%.2f%%; missed %s: no slot free)%s\n",
+					s, (s > 1 ? "s" : ""), tarmed[c, s], tarmed[c, s] / 1000, tmissed[c, s],
+					s == 4 ? (tarmed[c, s] >= 90000 ? " (goal >= 90%: met)" : " (goal >= 90%: MISSED)") : ""
+				if (tarmed[c, s] > 0 && ((c, row) in tns))
+					printf "    one object cycle (watched at the free, unwatched at the alloc): %.0f instructions above the traceon pair\n",
+						(tns[c, row] - tns[c, "cache_traceon_match"]) * 100000 / tarmed[c, s]
 			}
 		}
 	}
@@ -186,15 +191,16 @@ END {
 	if (length(hascpu) || length(haswatch)) {
 		print ""
 		print "Growth: instructions per hit of ksym_hitgen_var (tracer current)"
-		printf "  %-44s %12s %12s\n", "", "counting", "ring buffer"
+		printf "  %-44s %12s %12s %12s %12s\n", "", "counting", "ring buffer", "all write:", "all, ring"
 		for (k = 1; k <= 4; k *= 2)
 			if (k in haswatch)
 				printf "  %-44s %12.0f %12.0f\n", k (k == 1 ? " watch armed" : " watches armed, hits on one"),
 					grow["watches", k, "count"], grow["watches", k, "ring"]
 		for (c = 1; c <= 4; c *= 2)
 			if (c in hascpu)
-				printf "  %-44s %12.0f %12.0f\n", "1 watch, " c (c == 1 ? " CPU" : " CPUs"),
-					grow["cpus", c, "count"], grow["cpus", c, "ring"]
+				printf "  %-44s %12.0f %12.0f %12.0f %12.0f\n", "1 watch, " c (c == 1 ? " CPU" : " CPUs"),
+					grow["cpus", c, "count"], grow["cpus", c, "ring"],
+					grow["cpus", c, "count_all"], grow["cpus", c, "ring_all"]
 		print ""
 		print "Growth: guest ns per ksym_trace_filter write (tracer current, ksym_hitgen_var armed;"
 		print "instructions on all CPUs, plus time asleep, e.g. RCU grace periods: idle, the guest clock jumps to its next timer)"

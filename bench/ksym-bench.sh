@@ -411,7 +411,12 @@ if has_part cpus; then
 	echo "GROW|cpus|$CPUS|count|$(measure "$N")"
 	echo 1 > tracing_on
 	echo "GROW|cpus|$CPUS|ring|$(measure "$N")"
+	# Every CPU writing the word at once (N in all): what a global watch
+	# shares between CPUs. Under -icount the guest clock counts the
+	# instructions of all CPUs, one after the other.
+	echo "GROW|cpus|$CPUS|ring_all|$(measure "$N" write_all)"
 	echo 0 > tracing_on
+	echo "GROW|cpus|$CPUS|count_all|$(measure "$N" write_all)"
 	R=20
 	echo > $B/trace
 	r=0
@@ -526,11 +531,22 @@ if has_part triggers; then
 	trig_set $KA "ksym_unwatch:ptr $match_a"
 	trig_set $KF "ksym_watch:ptr/8:-w- $match_f"
 	trig_row cache_uaf_match "alloc/free + use-after-free pair, filters match the cache" $CN cache_loop
-	# How many frees found the slot parked (armed) or still moving from
-	# the last object (missed): with 2 or more CPUs the others move theirs
-	# in an irq_work the loop does not wait for.
-	awk -v c=$CPUS '$1 ~ /kmem_cache_free/ && $2 ~ /^ksym_watch/ { print "TRIGSLOT|" c "|" $4 "|" $5 }' trace_stat/ksym_triggers
+	# How many frees found a slot free (armed) or none (missed): a slot is
+	# free again when its unwatch returns, the other CPUs moving in an
+	# irq_work the loop does not wait for.
+	trig_slots() { # slots
+		awk -v c=$CPUS -v s=$1 '$1 ~ /kmem_cache_free/ && $2 ~ /^ksym_watch/ { print "TRIGSLOT|" c "|" $4 "|" $5 "|" s }' trace_stat/ksym_triggers
+	}
+	trig_slots 1
 	trig_clear
+	# The same with 4 slots (the most a trigger takes).
+	echo 4 > ksym_trigger_slots
+	trig_set $KA "ksym_unwatch:ptr $match_a"
+	trig_set $KF "ksym_watch:ptr/8:-w- $match_f"
+	trig_row cache_uaf_match4 "alloc/free + use-after-free pair, 4 slots, match" $CN cache_loop
+	trig_slots 4
+	trig_clear
+	echo 1 > ksym_trigger_slots
 fi
 
 if has_part bpftrace; then

@@ -8,6 +8,9 @@
  *
  *	/sys/kernel/debug/ksym_hitgen/write_a	N: ksym_hitgen_write_a() stores
  *						1..N into ksym_hitgen_var
+ *	/sys/kernel/debug/ksym_hitgen/write_all	N: every online CPU at once
+ *						(an IPI each) stores into
+ *						ksym_hitgen_var N / CPUs times
  *	/sys/kernel/debug/ksym_hitgen/write_b	N: same from ksym_hitgen_write_b()
  *	/sys/kernel/debug/ksym_hitgen/write_same	N: ksym_hitgen_write_same()
  *						stores ksym_hitgen_var's value
@@ -243,6 +246,26 @@ static noinline void ksym_hitgen_write_a(unsigned long n)
 
 	for (i = 1; i <= n; i++)
 		WRITE_ONCE(ksym_hitgen_var, i);
+}
+
+/*
+ * write_all: every online CPU stores into ksym_hitgen_var N / CPUs times at
+ * once (each in an IPI, interrupts off): a global watch hit on every CPU,
+ * for make bench.
+ */
+static void ksym_hitgen_write_all_fn(void *info)
+{
+	ksym_hitgen_write_a(*(unsigned long *)info);
+}
+
+static noinline void ksym_hitgen_write_all(unsigned long n)
+{
+	unsigned long each;
+
+	cpus_read_lock();
+	each = n / num_online_cpus();
+	on_each_cpu(ksym_hitgen_write_all_fn, &each, 1);
+	cpus_read_unlock();
 }
 
 static noinline void ksym_hitgen_write_b(unsigned long n)
@@ -1279,6 +1302,7 @@ static int __init ksym_hitgen_init(void)
 		void		(*fn)(unsigned long n);
 	} files[] = {
 		{ "write_a",	ksym_hitgen_write_a },
+		{ "write_all",	ksym_hitgen_write_all },
 		{ "write_b",	ksym_hitgen_write_b },
 		{ "write_same",	ksym_hitgen_write_same },
 		{ "read",	ksym_hitgen_read },
