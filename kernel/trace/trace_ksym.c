@@ -693,9 +693,20 @@ static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 	int i;
 
 	for (i = 0; i < KSYM_PENDING; i++) {
-		if (WARN_ON_ONCE(p[i].bp == bp)) {
-			/* Its report was lost: this hit takes its place. */
-			ksym_hit_leave(&p[i].h);
+		if (unlikely(p[i].bp == bp)) {
+			/*
+			 * Its report was lost (the stepped access oopsed):
+			 * this hit takes its place. Its hold is let go only
+			 * if it is this watch's, alive since its breakpoint
+			 * just hit; a breakpoint freed and allocated again at
+			 * the same address may be another watch's, whose copy
+			 * may be gone. No WARN: a printk from this exception
+			 * may find the console's locks held.
+			 */
+			if (p[i].watch == watch)
+				ksym_hit_leave(&p[i].h);
+			printk_deferred_once(KERN_WARNING "ksym: a step's report was lost on CPU %d\n",
+					     smp_processor_id());
 			e = &p[i];
 			break;
 		}
