@@ -1248,6 +1248,13 @@ int ksym_dyn_test_retire(int rounds, int hits, unsigned long *total)
 		ksym_dyn_apply(d);
 		ksym_dyn_apply(d);
 		local_irq_enable();
+		/*
+		 * The end moved this CPU at a new generation of the same
+		 * arming: the object's own count stays (its profile row),
+		 * retired only by the next object's arming (review L7).
+		 */
+		if (ksym_watch_hits(&d->watch, smp_processor_id()) != hits)
+			goto out_preempt;
 		preempt_enable();
 		if (ksym_ctl_state(ksym_dyn_ctl(d)) != KSYM_DYN_PARKED)
 			goto out;
