@@ -14,10 +14,10 @@
  * through files kept open, while COMMAND runs (or -p's tasks, or for -d
  * SECONDS, or until Ctrl-C); then the row of the watch trigger in
  * trace_stat/ksym_triggers is read (the frees watched and missed),
- * everything is put back, and uaf_core.c pairs each hit with its free and
- * prints the uses after free. ksym_trigger_slots (-s) is claimed like a
- * tracer option for the moment the triggers are made (the kernel reads it
- * then) and given back at once; the instance is
+ * everything is put back, and uaf_pair.c pairs each hit with its free and
+ * uaf_print.c prints the uses after free. ksym_trigger_slots (-s) is
+ * claimed like a tracer option for the moment the triggers are made (the
+ * kernel reads it then) and given back at once; the instance is
  * ksym-ctl-uaf-PID-RANDOM, which ksym-ctl reset removes after a killed
  * run.
  */

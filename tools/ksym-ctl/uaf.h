@@ -11,12 +11,12 @@
  * free track, init_on_alloc), one after the object was allocated again,
  * and one without a free are told apart from the uses after free.
  *
- * Here: the checks of the options, the trigger and filter texts, the
- * events as read (uaf_read.c decodes them from the ring buffer's records),
- * the pairing and the report, as text and as JSON, and the row of
- * trace_stat/ksym_triggers that says how many frees were watched. Nothing
- * here touches tracefs: unit tested on the host (tests/test_uaf.c) and
- * fuzzed (tools/fuzz/fuzz_uaf.c).
+ * Here: the checks of the options, the trigger and filter texts and the
+ * row of trace_stat/ksym_triggers that says how many frees were watched
+ * (uaf_core.c); the events as read (uaf_read.c decodes them from the ring
+ * buffer's records) and their pairing and classes (uaf_pair.c); the report,
+ * as text and as JSON (uaf_print.c). Nothing here touches tracefs: unit
+ * tested on the host (tests/test_uaf.c) and fuzzed (tools/fuzz/fuzz_uaf.c).
  */
 #ifndef KSYM_CTL_UAF_H
 #define KSYM_CTL_UAF_H
@@ -245,6 +245,8 @@ bool uaf_pfn(const struct uaf_data *d, unsigned long long addr,
 	     unsigned long long *pfn);
 /* @nr (at most UAF_FRAMES_MAX) addresses as a callchain: its index, or -1. */
 int uaf_add_stack(struct uaf_data *d, const unsigned long long *ip, int nr);
+/* The name of the function at @addr in @ks, or NULL (no @ks, or not known). */
+const char *uaf_fn_name(const struct kallsyms *ks, unsigned long long addr);
 
 /*
  * Whether kernel function @fn is a helper that writes memory for its
