@@ -35,6 +35,7 @@
 #endif
 
 #include "dwarf_local.h"
+#include "hunt.h"
 #include "ksym-ctl.h"
 #include "ksym_tracefs.h"
 #include "local.h"
@@ -556,36 +557,6 @@ static void local_tick(void *arg)
 		ksym_pipe_read(r->pipe, read_record, r);
 }
 
-/* The row of the ksym_watch trigger in trace_stat/ksym_triggers. */
-static void read_coverage(struct ksym_session *s, const struct local_probes *p,
-			  struct uaf_coverage *cov)
-{
-	char ev[128], *trig, *rows, shown[600] = "";
-
-	snprintf(ev, sizeof(ev), "%s:in", p->group);
-	trig = tracefs_event_file_read(s->inst, p->group, "in", "trigger", NULL);
-	rows = ksym_read_file("trace_stat/ksym_triggers");
-	memset(cov, 0, sizeof(*cov));
-	if (trig && rows && !uaf_trigger_shown(trig, shown, sizeof(shown)))
-		uaf_coverage_parse(cov, rows, ev, shown);
-	debug_msg("coverage: '%s': %d row(s)\n", shown, cov->rows);
-	free(trig);
-	free(rows);
-}
-
-static void name_tasks(struct tep_handle *tep, struct local_data *d)
-{
-	int i;
-
-	tracefs_load_cmdlines(NULL, tep);
-	for (i = 0; i < d->nr_calls; i++)
-		snprintf(d->calls[i].comm, sizeof(d->calls[i].comm), "%s",
-			 tep_data_comm_from_pid(tep, d->calls[i].pid));
-	for (i = 0; i < d->nr_writes; i++)
-		snprintf(d->writes[i].comm, sizeof(d->writes[i].comm), "%s",
-			 tep_data_comm_from_pid(tep, d->writes[i].pid));
-}
-
 /* "common_pid == 1 || common_pid == 2": -p's threads; NULL without -p. */
 static char *pid_filter(const struct ksym_scope *sc)
 {
@@ -731,7 +702,7 @@ int local_main(int argc, char **argv)
 	struct uaf_coverage cov = { 0 };
 	struct dwarf_local dl;
 	struct kallsyms ks = { 0 };
-	char module[64], title[512], slots_text[16], off[32], back[32], ev[128],
+	char module[64], title[512], slots_text[16], off[32], back[32], ev[128], event[160],
 	     *file = NULL, *filter = NULL, *tfilter = NULL, *watch = NULL,
 	     *unwatch = NULL,
 	     *pids = NULL, *syms;
@@ -867,7 +838,8 @@ int local_main(int argc, char **argv)
 		status = 0;
 	}
 	/* The triggers off first, then the last entries and the counts. */
-	read_coverage(&s, &probes, &cov);
+	snprintf(event, sizeof(event), "%s:in", probes.group);
+	hunt_coverage(&s, event, &cov);
 	ksym_session_clear_triggers(&s);
 	tracefs_trace_off(s.inst);
 	local_tick(&run);
@@ -883,7 +855,13 @@ int local_main(int argc, char **argv)
 			status = 1;
 		goto cleanup;
 	}
-	name_tasks(run.tep, &d);
+	{
+		struct hunt_tasks t[] = {
+			HUNT_TASKS(d.calls, d.nr_calls), HUNT_TASKS(d.writes, d.nr_writes),
+		};
+
+		hunt_name_tasks(run.tep, t, 2);
+	}
 	calls_seen = d.nr_calls;
 	{
 		struct local_target t = {

@@ -32,6 +32,7 @@
 #include <dirent.h>
 
 #include "fields.h"
+#include "hunt.h"
 #include "ksym-ctl.h"
 #include "ksym_tracefs.h"
 #include "scope.h"
@@ -367,38 +368,6 @@ static void uaf_drain(struct uaf_run *run)
 	}
 }
 
-/* The row of our ksym_watch trigger in trace_stat/ksym_triggers. */
-static void read_coverage(struct ksym_session *s, const struct uaf_spec *sp,
-			  struct uaf_coverage *cov)
-{
-	const char *ev = uaf_free_event(sp);
-	char sys[32], *trig, *rows, shown[600] = "";
-
-	snprintf(sys, sizeof(sys), "%.*s", (int)strcspn(ev, ":"), ev);
-	trig = tracefs_event_file_read(s->inst, sys, strchr(ev, ':') + 1, "trigger", NULL);
-	rows = ksym_read_file("trace_stat/ksym_triggers");
-	memset(cov, 0, sizeof(*cov));
-	if (trig && rows && !uaf_trigger_shown(trig, shown, sizeof(shown)))
-		uaf_coverage_parse(cov, rows, ev, shown);
-	debug_msg("coverage: '%s': %d row(s)\n", shown, cov->rows);
-	free(trig);
-	free(rows);
-}
-
-/* The tasks' names, where the kernel's saved_cmdlines has them. */
-static void name_tasks(struct tep_handle *tep, struct uaf_data *d)
-{
-	int i;
-
-	tracefs_load_cmdlines(NULL, tep);
-	for (i = 0; i < d->nr_frees; i++)
-		snprintf(d->frees[i].comm, sizeof(d->frees[i].comm), "%s",
-			 tep_data_comm_from_pid(tep, d->frees[i].pid));
-	for (i = 0; i < d->nr_hits; i++)
-		snprintf(d->hits[i].comm, sizeof(d->hits[i].comm), "%s",
-			 tep_data_comm_from_pid(tep, d->hits[i].pid));
-}
-
 /*
  * COMMAND after the options ("--" ends them): *@cmd, NULL without one; -1
  * with a message for arguments that are not after "--".
@@ -699,7 +668,7 @@ int uaf_main(int argc, char **argv)
 	/* The last entries; then what the trigger counted, before it goes. */
 	tracefs_trace_off(s.inst);
 	uaf_drain(&run);
-	read_coverage(&s, &sp, &cov);
+	hunt_coverage(&s, uaf_free_event(&sp), &cov);
 	lost = ksym_session_lost(&s);
 	if (lost > d.lost)
 		d.lost = lost;
@@ -713,7 +682,13 @@ int uaf_main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	name_tasks(run.tep, &d);
+	{
+		struct hunt_tasks t[] = {
+			HUNT_TASKS(d.frees, d.nr_frees), HUNT_TASKS(d.hits, d.nr_hits),
+		};
+
+		hunt_name_tasks(run.tep, t, 2);
+	}
 	syms = ksym_read_text("/proc/kallsyms");
 	if (!syms) {
 		err_msg("/proc/kallsyms: %s: the functions are not named\n",
