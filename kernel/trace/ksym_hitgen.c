@@ -116,6 +116,11 @@
  *						object's count; after it returns
  *						ksym_hitgen_obj_stray() stores
  *						1..N again
+ *	/sys/kernel/debug/ksym_hitgen/twin_arg	N: ksym_hitgen_twin_arg(p, N)
+ *						stores 1..N into a kzalloc'd
+ *						struct ksym_test_twin's b, then
+ *						ksym_hitgen_pair_arg(pair, p)
+ *						(pair by value) 0x101..0x100+N
  *	/sys/kernel/debug/ksym_hitgen/object_now	N: one object, interrupts
  *						off from its alloc event to
  *						after its free event: N stores
@@ -1040,6 +1045,64 @@ static noinline void ksym_hitgen_local_stale(unsigned long n)
 	local_irq_enable();
 }
 
+/*
+ * Probe targets whose struct argument BTF must type from this module's
+ * own BTF (ksym-btf-module-arg.tc): struct ksym_test_twin is the KUnit
+ * file's name too, laid out otherwise (b at 8, not 4). Not static:
+ * probes find them by name, with their arguments where they were.
+ */
+noinline void ksym_hitgen_twin_arg(struct ksym_test_twin *p, unsigned long n);
+noinline void ksym_hitgen_twin_arg(struct ksym_test_twin *p, unsigned long n)
+{
+	unsigned long i;
+
+	/* An entry probe's ksym_watch is live everywhere before the stores. */
+	ksym_trigger_settle((unsigned long)p);
+	for (i = 1; i <= n; i++)
+		WRITE_ONCE(p->b, i);
+}
+
+/*
+ * Passed by value in two registers (x86-64, arm64): the object is the
+ * second C parameter but the third register argument, $arg3.
+ */
+struct ksym_hitgen_pair {
+	unsigned long	lo;
+	unsigned long	hi;
+};
+
+noinline void ksym_hitgen_pair_arg(struct ksym_hitgen_pair pair,
+				   struct ksym_test_twin *p);
+noinline void ksym_hitgen_pair_arg(struct ksym_hitgen_pair pair,
+				   struct ksym_test_twin *p)
+{
+	unsigned long i;
+
+	ksym_trigger_settle((unsigned long)p);
+	for (i = 1; i <= pair.lo; i++)
+		WRITE_ONCE(p->b, i + pair.hi);
+}
+
+/*
+ * twin_arg N: ksym_hitgen_twin_arg() stores 1..N into a kzalloc'd
+ * struct ksym_test_twin's b, then ksym_hitgen_pair_arg() stores
+ * 0x100 + 1..N into it.
+ */
+static noinline void ksym_hitgen_twin_args(unsigned long n)
+{
+	struct ksym_hitgen_pair pair = { .lo = n, .hi = 0x100 };
+	struct ksym_test_twin *p;
+
+	ksym_trigger_sync();
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return;
+	ksym_hitgen_twin_arg(p, n);
+	ksym_hitgen_pair_arg(pair, p);
+	ksym_trigger_settle((unsigned long)p);
+	kfree(p);
+}
+
 /* 1 if local_loop's after covered the quick call's local: the test holds. */
 static int ksym_hitgen_after_covers_get(void *data, u64 *val)
 {
@@ -1324,6 +1387,7 @@ static int __init ksym_hitgen_init(void)
 		{ "local_loop",	ksym_hitgen_local_loop },
 		{ "local_stale", ksym_hitgen_local_stale },
 		{ "local_deep",	ksym_hitgen_local_deep },
+		{ "twin_arg",	ksym_hitgen_twin_args },
 	};
 	int i;
 
