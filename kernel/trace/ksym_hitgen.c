@@ -105,6 +105,13 @@
  *						stack (local_addr: the local's)
  *	/sys/kernel/debug/ksym_hitgen/after_covers	1 if those 32 words held
  *						the local's
+ *	/sys/kernel/debug/ksym_hitgen/kfree_reuse	N: N objects of
+ *						ksym_hitgen_cache kfree()d by
+ *						ksym_hitgen_kfree_site(), given out
+ *						again by kmem_cache_alloc() and
+ *						written by ksym_hitgen_new_owner()
+ *	/sys/kernel/debug/ksym_hitgen/kfree_reuse_same	of them, the rounds that
+ *						got the same object back
  *	/sys/kernel/debug/ksym_hitgen/local_deep	N: one such call under 4 KiB
  *						of frame
  *	/sys/kernel/debug/ksym_hitgen/local_stale	N: one such call and its
@@ -727,6 +734,65 @@ static noinline void ksym_hitgen_cache_loop(unsigned long n)
 		kmem_cache_free(ksym_hitgen_cache, p);
 	}
 }
+
+/*
+ * kfree_reuse: N rounds of an object of ksym_hitgen_cache given back with
+ * kfree() by ksym_hitgen_kfree_site() (legal for an object of a named
+ * cache), handed out again by kmem_cache_alloc() (the same object, from
+ * this CPU's free list, unless KASAN's quarantine holds it), written by
+ * its new owner ksym_hitgen_new_owner() and freed with kmem_cache_free():
+ * no use after free. kfree_reuse_same: the rounds whose allocation gave
+ * the same object back.
+ */
+static unsigned long ksym_hitgen_kfree_same;
+
+static unsigned long ksym_hitgen_kfree_calls;
+
+static noinline void ksym_hitgen_kfree_site(void *obj)
+{
+	kfree(obj);
+	/* After the call: no tail call, the free's call site is here. */
+	WRITE_ONCE(ksym_hitgen_kfree_calls, ksym_hitgen_kfree_calls + 1);
+}
+
+static noinline void ksym_hitgen_new_owner(unsigned long *word,
+					   unsigned long v)
+{
+	WRITE_ONCE(*word, v);
+}
+
+static noinline void ksym_hitgen_kfree_reuse(unsigned long n)
+{
+	unsigned long i, *a, *b;
+
+	ksym_trigger_sync();
+	ksym_hitgen_kfree_same = 0;
+	for (i = 1; i <= n && ksym_hitgen_cache; i++) {
+		a = kmem_cache_alloc(ksym_hitgen_cache, GFP_KERNEL);
+		if (!a)
+			return;
+		ksym_hitgen_kfree_site(a);
+		/* The free's watch is live everywhere. */
+		ksym_trigger_settle((unsigned long)a);
+		b = kmem_cache_alloc(ksym_hitgen_cache, GFP_KERNEL);
+		if (!b)
+			return;
+		/* And the allocation's unwatch, if it is the same object. */
+		ksym_trigger_settle((unsigned long)b);
+		ksym_hitgen_kfree_same += a == b;
+		ksym_hitgen_new_owner(b, i);
+		kmem_cache_free(ksym_hitgen_cache, b);
+	}
+}
+
+static int ksym_hitgen_kfree_same_get(void *data, u64 *val)
+{
+	*val = ksym_hitgen_kfree_same;
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(ksym_hitgen_kfree_same_fops,
+			 ksym_hitgen_kfree_same_get, NULL, "%llu\n");
 
 /*
  * The planted use after free (uaf): N rounds of one object of
@@ -1387,6 +1453,7 @@ static int __init ksym_hitgen_init(void)
 		{ "local_loop",	ksym_hitgen_local_loop },
 		{ "local_stale", ksym_hitgen_local_stale },
 		{ "local_deep",	ksym_hitgen_local_deep },
+		{ "kfree_reuse", ksym_hitgen_kfree_reuse },
 		{ "twin_arg",	ksym_hitgen_twin_args },
 	};
 	int i;
@@ -1415,6 +1482,8 @@ static int __init ksym_hitgen_init(void)
 				   &ksym_hitgen_local_addr_fops);
 	debugfs_create_file_unsafe("after_covers", 0400, ksym_hitgen_dir, NULL,
 				   &ksym_hitgen_after_covers_fops);
+	debugfs_create_file_unsafe("kfree_reuse_same", 0400, ksym_hitgen_dir,
+				   NULL, &ksym_hitgen_kfree_same_fops);
 	debugfs_create_file_unsafe("object_memory", 0600, ksym_hitgen_dir,
 				   NULL, &ksym_hitgen_obj_memory_fops);
 	debugfs_create_file_unsafe("object_now", 0200, ksym_hitgen_dir, NULL,
