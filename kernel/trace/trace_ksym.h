@@ -402,7 +402,7 @@ struct ksym_target {
 	int		path_pos;
 	unsigned long	addr;		/* the symbol's, from kallsyms */
 	bool		percpu;		/* a per-CPU variable */
-	struct module	*mod;		/* a trigger's event's module, or NULL */
+	struct module	*mod;		/* a trigger's event's (or probed function's) module */
 	/* What trace_ksym_btf.c found: */
 	unsigned long	off;		/* bytes from the symbol to the field */
 	unsigned long	size;		/* the field's bytes */
@@ -433,11 +433,9 @@ void ksym_log(const char *text, int err, int pos);
 int ksym_btf_resolve(struct ksym_entry *e, struct ksym_target *t,
 		     bool module_percpu);
 int ksym_btf_resolve_type(struct ksym_entry *e, struct ksym_target *t);
-bool ksym_btf_func_arg_struct(const char *func, const char *name, int index,
-			      char *out, size_t size);
 struct trace_event_call;
 bool ksym_probe_arg_struct(struct trace_event_call *call, const char *field,
-			   char *out, size_t size);
+			   char *out, size_t size, struct module **mod);
 
 /* trace_ksym_watch.c: the watch set, under ksym_mutex */
 extern struct mutex ksym_mutex;

@@ -92,6 +92,18 @@ static s32 ksym_btf_find_own(const struct btf *btf, const char *name,
 	return 0;
 }
 
+/*
+ * The struct or union @name of @kind as @btf's users see it: its own
+ * types first (a module's), then those of vmlinux it holds. Its id, or 0.
+ */
+static s32 ksym_btf_find_struct(const struct btf *btf, const char *name,
+				u32 kind)
+{
+	s32 id = ksym_btf_find_own(btf, name, kind);
+
+	return id > 0 ? id : btf_find_by_name_kind(btf, name, kind);
+}
+
 /* The variable of @btf's own types that is @t's symbol: its id, or 0. */
 static s32 ksym_btf_find_var(const struct btf *btf,
 			     const struct ksym_target *t,
@@ -210,9 +222,7 @@ static s32 ksym_btf_find_cast(struct ksym_entry *e, struct ksym_target *t,
 	}
 	if (*btf) {
 		/* A module's own types before vmlinux's, which its BTF holds. */
-		id = ksym_btf_find_own(*btf, name, kind);
-		if (id <= 0)
-			id = btf_find_by_name_kind(*btf, name, kind);
+		id = ksym_btf_find_struct(*btf, name, kind);
 		if (id > 0 || own_only)
 			return id > 0 ? id :
 			       ksym_entry_fail(e, KSYM_ERR_NO_TYPE,
@@ -473,32 +483,107 @@ out:
 	return ret;
 }
 
-/**
- * ksym_btf_func_arg_struct - the struct a function's pointer argument is of
- * @func:  the function, as kallsyms and BTF name it (no "mod:")
- * @name:  the argument's name in BTF, or NULL to take @index
- * @index: the argument's position from 0, when @name is NULL
- * @out:   "struct NAME" or "union NAME"
- * @size:  bytes at @out
- *
- * For a probe event's argument ($argN or a BTF argument name), which the
- * event's format only knows as a u64: its type, looked up in vmlinux BTF
- * and then in modules'. Any context that may sleep.
- *
- * Return: true if the argument is a pointer to a named struct or union.
+/*
+ * The proto of function @func among @btf's own types (all of them for
+ * vmlinux's), or NULL: none, or several functions of that name with
+ * other protos (statics of several files), which BTF cannot tell apart.
  */
-bool ksym_btf_func_arg_struct(const char *func, const char *name, int index,
-			      char *out, size_t size)
+static const struct btf_type *ksym_btf_own_func_proto(const struct btf *btf,
+						      const char *func)
+{
+	u32 i, proto = 0, total = btf_nr_types(btf);
+	const struct btf_type *type;
+
+	for (i = ksym_btf_first_own(btf); i < total; i++) {
+		type = btf_type_by_id(btf, i);
+		if (!btf_type_is_func(type) ||
+		    strcmp(btf_name_by_offset(btf, type->name_off), func))
+			continue;
+		if (proto && proto != type->type)
+			return NULL;
+		proto = type->type;
+	}
+	type = proto ? btf_type_by_id(btf, proto) : NULL;
+	return type && btf_type_is_func_proto(type) ? type : NULL;
+}
+
+/*
+ * Whether @func, found in @btf (its kallsyms symbol's: vmlinux's or a
+ * module's), is a name other functions have too, so that a probe on the
+ * name alone may be on another (an fprobe takes every function of the
+ * name): another BTF has it first (vmlinux's before any module's), or,
+ * found in vmlinux, a module has a symbol of that name too. Two modules'
+ * functions of one name are told apart by kprobes, which refuse such a
+ * name without its "MOD:", and by the first check where their BTFs come
+ * in another order than their symbols.
+ */
+static bool ksym_btf_func_ambiguous(const struct btf *btf, const char *func)
+{
+	struct btf *first = NULL;
+	bool other;
+	s32 id;
+
+	id = bpf_find_btf_id(func, BTF_KIND_FUNC, &first);
+	if (id <= 0)
+		return true;
+	other = first != btf;
+	btf_put(first);
+	if (other)
+		return true;
+	return !btf_is_module(btf) && module_kallsyms_lookup_name(func);
+}
+
+/*
+ * A parameter in one register, as the probe's $argN and BTF names count
+ * them: a pointer, or an integer or enum of at most a long. A struct or
+ * union passed by value (two registers if 9-16 bytes, on x86-64 and
+ * arm64, a pointer beyond) or a float (its own registers) shifts the
+ * registers of the parameters after it.
+ */
+static bool ksym_btf_one_reg(const struct btf *btf, u32 id)
+{
+	const struct btf_type *type = btf_type_skip_modifiers(btf, id, NULL);
+
+	if (!type)
+		return false;
+	if (btf_type_is_ptr(type))
+		return true;
+	return (btf_type_is_int(type) || btf_is_any_enum(type)) &&
+	       type->size <= sizeof(long);
+}
+
+/*
+ * The struct a function's pointer argument is of, in the BTF of the
+ * function's own module @mod (NULL: vmlinux), the BTF
+ * ksym_btf_resolve_type() resolves the path in (with @mod as the
+ * target's module). @by_mod: the probe named the module ("MOD:FUNC"),
+ * else the function is @func by its name alone, and typed only if no
+ * other function has that name. @name is the argument's BTF name, or
+ * NULL to take parameter @index (from 0): either is what the probe
+ * fetched only if every parameter before it takes one register, since
+ * the probe fetched the argument's register. "struct NAME" or "union
+ * NAME" at @out, which the resolver must find again by that name in the
+ * same BTF. Any context that may sleep.
+ *
+ * Return: true if the argument is a pointer to that named struct or union.
+ */
+static bool ksym_btf_func_arg_struct(const struct module *mod, bool by_mod,
+				     const char *func, const char *name,
+				     int index, char *out, size_t size)
 {
 	const struct btf_type *proto, *type;
 	const struct btf_param *param;
-	struct btf *btf = NULL;
 	bool ok = false;
+	struct btf *btf;
 	s32 nr, i;
+	u32 id;
 
-	proto = btf_find_func_proto(func, &btf);
-	if (IS_ERR_OR_NULL(proto))
+	btf = btf_get_module_btf_ref(mod);
+	if (IS_ERR_OR_NULL(btf))
 		return false;
+	proto = ksym_btf_own_func_proto(btf, func);
+	if (!proto || (!by_mod && ksym_btf_func_ambiguous(btf, func)))
+		goto out;
 	param = btf_get_func_param(proto, &nr);
 	if (IS_ERR_OR_NULL(param))
 		goto out;
@@ -509,11 +594,18 @@ bool ksym_btf_func_arg_struct(const char *func, const char *name, int index,
 		index = i;
 	if (index < 0 || index >= nr)
 		goto out;
+	for (i = 0; i < index; i++)
+		if (!ksym_btf_one_reg(btf, param[i].type))
+			goto out;
 	type = btf_type_skip_modifiers(btf, param[index].type, NULL);
 	if (!type || !btf_type_is_ptr(type))
 		goto out;
-	type = btf_type_skip_modifiers(btf, type->type, NULL);
+	type = btf_type_skip_modifiers(btf, type->type, &id);
 	if (!type || !btf_type_is_struct(type) || !type->name_off)
+		goto out;
+	/* Found again by its name (a module's own types first): this one. */
+	if (ksym_btf_find_struct(btf, btf_name_by_offset(btf, type->name_off),
+				 BTF_INFO_KIND(type->info)) != id)
 		goto out;
 	ok = snprintf(out, size, "%s %s",
 		      __btf_type_is_struct(type) ? "struct" : "union",
@@ -547,8 +639,11 @@ int ksym_btf_resolve_type(struct ksym_entry *e, struct ksym_target *t)
 	return ksym_entry_fail(e, KSYM_ERR_NO_BTF, t->cast_pos, -EINVAL);
 }
 
-bool ksym_btf_func_arg_struct(const char *func, const char *name, int index,
-			      char *out, size_t size)
+/* Inline: unused without CONFIG_DYNAMIC_EVENTS. */
+static inline bool ksym_btf_func_arg_struct(const struct module *mod,
+					    bool by_mod, const char *func,
+					    const char *name, int index,
+					    char *out, size_t size)
 {
 	return false;
 }
@@ -573,26 +668,26 @@ static bool ksym_btf_ident(const char *s)
 }
 
 /*
- * The function and what was fetched for argument @field of probe event
- * @call, from the probe's definition as dynamic_events shows it:
+ * The function (@sym as written, "MOD:" included, and @func, its name)
+ * and what was fetched for argument @field of probe event @call, from the
+ * probe's definition as dynamic_events shows it:
  * "p:GROUP/EVENT [MOD:]SYMBOL[+OFFSET] NAME=FETCH..." (kprobe, "r" for a
  * return probe) or "f:GROUP/EVENT SYMBOL[%return] NAME=FETCH..." (fprobe).
  * Cut in place in @text. Only arguments at the function's entry, or saved
  * there for its return: a probe at +OFFSET has none.
  */
-static bool ksym_probe_def_arg(char *text, const char *field, char **func,
-			       char **fetch)
+static bool ksym_probe_def_arg(char *text, const char *field, char **sym,
+			       char **func, char **fetch)
 {
 	char *tok = strsep(&text, " "), *eq;
 
 	if (!tok || !strchr("prf", tok[0]))
 		return false;
-	*func = strsep(&text, " ");
-	if (!*func || strchr(*func, '+'))
+	*sym = strsep(&text, " ");
+	if (!*sym || strchr(*sym, '+'))
 		return false;
-	(*func)[strcspn(*func, "%")] = '\0';
-	if (strchr(*func, ':'))
-		*func = strchr(*func, ':') + 1;
+	(*sym)[strcspn(*sym, "%")] = '\0';
+	*func = strchr(*sym, ':') ? strchr(*sym, ':') + 1 : *sym;
 	while ((tok = strsep(&text, " "))) {
 		eq = strchr(tok, '=');
 		if (!eq)
@@ -606,18 +701,48 @@ static bool ksym_probe_def_arg(char *text, const char *field, char **func,
 	return false;
 }
 
-/* The struct of @field in one probe's definition, @m's text: see below. */
-static bool ksym_probe_def_struct(struct seq_file *m, const char *field,
-				  char *out, size_t size)
+/*
+ * The module of probed function @sym ("MOD:FUNC", or "FUNC" by its
+ * kallsyms symbol, vmlinux's first), NULL for vmlinux, or an ERR_PTR():
+ * not found, or going away. event_mutex is held: a module not going when
+ * found cannot finish going away (trace_module_notify() takes event_mutex
+ * at MODULE_STATE_GOING, before the module is freed).
+ */
+static struct module *ksym_probe_func_module(const char *sym)
 {
-	char *func = NULL, *fetch = NULL, *name = NULL;
+	unsigned long addr = kallsyms_lookup_name(sym);
+	struct module *mod;
+
+	if (!addr)
+		return ERR_PTR(-ENOENT);
+	preempt_disable();
+	mod = __module_address(addr);
+	if (mod && mod->state == MODULE_STATE_GOING)
+		mod = ERR_PTR(-ENOENT);
+	preempt_enable();
+	return mod;
+}
+
+/*
+ * The struct of @field in one probe's definition, @m's text, and the
+ * module of its function (*@mod, NULL for vmlinux; an ERR_PTR() if not
+ * known): see below.
+ */
+static bool ksym_probe_def_struct(struct seq_file *m, const char *field,
+				  char *out, size_t size, struct module **mod)
+{
+	char *sym = NULL, *func = NULL, *fetch = NULL, *name = NULL;
 	int index = -1;
 
+	*mod = ERR_PTR(-ENOENT);
 	if (!m->count || m->count >= m->size)
 		return false;
 	m->buf[m->count] = '\0';
 	m->buf[strcspn(m->buf, "\n")] = '\0';
-	if (!ksym_probe_def_arg(m->buf, field, &func, &fetch))
+	if (!ksym_probe_def_arg(m->buf, field, &sym, &func, &fetch))
+		return false;
+	*mod = ksym_probe_func_module(sym);
+	if (IS_ERR(*mod))
 		return false;
 	if (str_has_prefix(fetch, "$arg")) {
 		if (kstrtoint(fetch + strlen("$arg"), 10, &index) || index < 1)
@@ -628,7 +753,8 @@ static bool ksym_probe_def_struct(struct seq_file *m, const char *field,
 	} else {
 		return false;
 	}
-	return ksym_btf_func_arg_struct(func, name, index, out, size);
+	return ksym_btf_func_arg_struct(*mod, func != sym, func, name, index,
+					out, size);
 }
 
 /**
@@ -637,25 +763,36 @@ static bool ksym_probe_def_struct(struct seq_file *m, const char *field,
  * @field: the argument's field in the event
  * @out:   set to "struct NAME"
  * @size:  the size of @out
+ * @mod:   set to the module of the probed function, whose BTF types the
+ *         argument and is the first a cast is looked up in; NULL for
+ *         vmlinux, or if not one module's
  *
  * The struct a kprobe's or fprobe's argument @field points to, where BTF
  * knows it: the event's format has a u64, but the probe fetched its
  * function's argument N ($argN, in an entry or a return probe) or the
- * argument BTF names. An event may have several probes (on several
- * functions): each must give the same struct. "struct NAME" at @out.
- * Called with event_mutex held (trigger files are written under it),
- * which keeps the list of dynamic events.
+ * argument BTF names. Typed by the BTF of the function's own module
+ * ("MOD:" in the probe, or the module its symbol is in), never by
+ * another's struct of that name; only where the argument's register is
+ * its C parameter (none before it passed by value in two registers); and
+ * not for a function whose name other functions have too. An event may
+ * have several probes (on several functions): each must give the same
+ * struct, of the same module. "struct NAME" at @out. Called with
+ * event_mutex held (trigger files are written under it), which keeps the
+ * list of dynamic events, and keeps *@mod from being freed until it is
+ * released.
  *
  * Return: true if BTF gives the struct.
  */
 bool ksym_probe_arg_struct(struct trace_event_call *call, const char *field,
-			   char *out, size_t size)
+			   char *out, size_t size, struct module **mod)
 {
+	struct module *one_mod, *the_mod = ERR_PTR(-ENOENT);
 	struct seq_file m = { .size = PAGE_SIZE - 1 };
+	bool found = false, typed = true, first = true;
 	char one[KSYM_NAME_LEN];
 	struct dyn_event *ev;
-	bool found = false;
 
+	*mod = NULL;
 	if (!(call->flags & (TRACE_EVENT_FL_KPROBE | TRACE_EVENT_FL_FPROBE)))
 		return false;
 	lockdep_assert_held(&event_mutex);
@@ -668,22 +805,31 @@ bool ksym_probe_arg_struct(struct trace_event_call *call, const char *field,
 			continue;
 		m.count = 0;
 		ev->ops->show(&m, ev);
-		if (!ksym_probe_def_struct(&m, field, one, sizeof(one)) ||
-		    (found && strcmp(one, out))) {
-			found = false;
-			break;
-		}
-		if (!found && strscpy(out, one, size) < 0)
-			break;
-		found = true;
+		if (!ksym_probe_def_struct(&m, field, one, sizeof(one),
+					   &one_mod))
+			typed = false;
+		else if (!found)
+			found = strscpy(out, one, size) >= 0;
+		else if (strcmp(one, out))
+			typed = false;
+		/* One module's functions (or vmlinux's), or no typing. */
+		if (first)
+			the_mod = one_mod;
+		else if (one_mod != the_mod)
+			the_mod = ERR_PTR(-EINVAL);
+		first = false;
 	}
 	kfree(m.buf);
-	return found;
+	if (IS_ERR(the_mod))
+		return false;
+	*mod = the_mod;
+	return found && typed;
 }
 #else
 bool ksym_probe_arg_struct(struct trace_event_call *call, const char *field,
-			   char *out, size_t size)
+			   char *out, size_t size, struct module **mod)
 {
+	*mod = NULL;
 	return false;
 }
 #endif

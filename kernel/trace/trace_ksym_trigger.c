@@ -437,7 +437,9 @@ static int ksym_trigger_find_field(struct ksym_tctx *c,
 				   struct trace_event_file *file)
 {
 	struct ftrace_event_field *f;
+	struct module *mod;
 	int n = *c->path;
+	bool typed;
 
 	*c->path = '\0';
 	f = trace_find_event_field(file->event_call, c->field);
@@ -445,10 +447,16 @@ static int ksym_trigger_find_field(struct ksym_tctx *c,
 	if (!f)
 		return ksym_entry_fail(c->e, KSYM_ERR_T_NO_FIELD, c->field_pos,
 				       -ENOENT);
-	/* A probe's argument that BTF types: its struct, as if cast. */
-	if (!c->is_addr &&
-	    ksym_probe_arg_struct(file->event_call, f->name, c->type,
-				  sizeof(c->type))) {
+	/*
+	 * A probe's argument that BTF types: its struct, as if cast. Its
+	 * function's module's BTF types it, and is the first a cast is
+	 * looked up in (event_mutex keeps the module).
+	 */
+	typed = ksym_probe_arg_struct(file->event_call, f->name, c->type,
+				      sizeof(c->type), &mod);
+	if (mod && !c->t->mod)
+		c->t->mod = mod;
+	if (!c->is_addr && typed) {
 		c->probe_typed = true;
 		c->is_addr = true;
 		if (!c->trig->unwatch) {
