@@ -8,6 +8,7 @@
  *   w	TARGET	ORIGINAL LINE	LINE SET	OWNER,OWNER...
  *   o	OPTION	ORIGINAL VALUE	VALUE SET	OWNER,OWNER...
  *   s	FILE	ORIGINAL VALUE	VALUE SET	OWNER,OWNER...
+ *   r	INSTANCE			INSTANCE
  */
 #include <stdlib.h>
 #include <string.h>
@@ -140,7 +141,7 @@ int claims_parse(struct claims *c, const char *text, const char *boot_id)
 		}
 		if (n != 5 || len[0] != 1 ||
 		    (f[0][0] != CLAIM_WATCH && f[0][0] != CLAIM_OPTION &&
-		     f[0][0] != CLAIM_SETTING) || !len[1])
+		     f[0][0] != CLAIM_SETTING && f[0][0] != CLAIM_RUN) || !len[1])
 			continue;
 		for (i = 1; i < 5; i++) {
 			v[i] = unescape(f[i], len[i]);
@@ -207,7 +208,7 @@ char *claims_format(const struct claims *c)
 const char *claim_kind_name(char kind)
 {
 	return kind == CLAIM_WATCH ? "watch" : kind == CLAIM_OPTION ? "option" :
-	       "setting";
+	       kind == CLAIM_RUN ? "run" : "setting";
 }
 
 struct claim *claims_find(struct claims *c, char kind, const char *key)
@@ -319,9 +320,9 @@ int claims_release(struct claims *c, const char *owner, claim_alive_fn alive,
 				continue;
 			strv_remove(&cl->owners, j);
 		}
-		if (cl->owners.n || (owner && !had))
+		if (cl->owners.n || (owner && !had && cl->kind != CLAIM_RUN))
 			continue;
-		if (claim_move(c, i, freed))
+		if (claim_move(c, i, cl->kind == CLAIM_RUN ? NULL : freed))
 			return -1;
 		i--;
 	}

@@ -27,6 +27,13 @@ enum claim_kind {
 	CLAIM_WATCH	= 'w',	/* key: the TARGET of a ksym_trace_filter line */
 	CLAIM_OPTION	= 'o',	/* key: a tracer option (options/KEY) */
 	CLAIM_SETTING	= 's',	/* key: a top-level tracefs file (ksym_trigger_slots) */
+	/*
+	 * key: a run's instance, its only owner. Nothing to put back: it says
+	 * that the run keeps its claims in this state file, so that a live
+	 * instance without one is a run whose claims are elsewhere (another
+	 * mount namespace or euid, review 11-28 L1).
+	 */
+	CLAIM_RUN	= 'r',
 };
 
 struct claim {
@@ -91,7 +98,9 @@ int claims_take(struct claims *c, char kind, const char *key,
  * claims @owner held that are left without owners move to @freed: the
  * caller puts their originals back. Claims left without owners that
  * @owner did not hold stay (their runs were killed: ksym-ctl reset), unless
- * @owner is NULL (reset): then they all move to @freed. 0, or -1.
+ * @owner is NULL (reset): then they all move to @freed. A CLAIM_RUN left
+ * without its owner is dropped, never moved: it has nothing to put back.
+ * 0, or -1.
  */
 int claims_release(struct claims *c, const char *owner, claim_alive_fn alive,
 		   void *arg, struct claims *freed);

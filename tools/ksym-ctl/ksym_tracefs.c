@@ -210,7 +210,9 @@ int ksym_stale_instances(struct strv *stale)
 	return ret;
 }
 
-int ksym_stale_instances_locked(struct strv *stale)
+/* The instances of ksym-ctl runs that @want says so of into @out; 0 or -1. */
+static int instances_where(bool (*want)(const char *name, void *arg), void *arg,
+			   struct strv *out)
 {
 	const char *tracing = tracefs_tracing_dir();
 	char *path = NULL;
@@ -223,13 +225,14 @@ int ksym_stale_instances_locked(struct strv *stale)
 		goto out;
 	}
 	dp = opendir(path);
-	if (!dp)
+	if (!dp) {
+		err_msg("%s: %s\n", path, strerror(errno));
 		goto out;
+	}
 	ret = 0;
 	while ((d = readdir(dp)) && !ret)
-		if (ksym_instance_name(d->d_name) &&
-		    !ksym_instance_alive(d->d_name, NULL))
-			ret = strv_add(stale, d->d_name);
+		if (ksym_instance_name(d->d_name) && want(d->d_name, arg))
+			ret = strv_add(out, d->d_name);
 out:
 	if (dp)
 		closedir(dp);
@@ -237,17 +240,50 @@ out:
 	return ret;
 }
 
+static bool instance_gone(const char *name, void *unused)
+{
+	return !ksym_instance_alive(name, unused);
+}
+
+int ksym_stale_instances_locked(struct strv *stale)
+{
+	return instances_where(instance_gone, NULL, stale);
+}
+
+/*
+ * A running ksym-ctl whose claims state file @arg does not have, i.e. that
+ * keeps them in another state file: a run in another mount namespace (a
+ * container sharing the host's tracefs, unshare -m with a /run of its own)
+ * or of another euid (review 11-28 L1).
+ */
+static bool instance_foreign(const char *name, void *arg)
+{
+	return !claims_find(arg, CLAIM_RUN, name) && ksym_instance_alive(name, NULL);
+}
+
 int ksym_session_create(struct ksym_session *s, const char *what)
 {
-	char name[96];
+	struct strv other = { 0 };
+	struct claims c = { 0 };
 	int lock, try, ret = -1;
+	char name[96];
 
 	if (s->inst)
 		return 0;
-	/* Made and locked under the state lock: nobody sees it unlocked. */
+	/*
+	 * Made, locked and claimed under the state lock: nobody sees it
+	 * unlocked, or locked but unclaimed.
+	 */
 	lock = ksym_state_lock(LOCK_EX);
 	if (lock < 0)
 		return -1;
+	if (ksym_state_load(&c) || instances_where(instance_foreign, &c, &other))
+		goto out;
+	if (other.n) {
+		err_msg("%s is a ksym-ctl run whose claims are not in %s/state (another mount namespace, a container or another user shares this tracefs): runs that cannot see each other's watches do not run at once; try again when it has ended\n",
+			other.v[0], ksym_state_dir());
+		goto out;
+	}
 	for (try = 0; try < 16 && !s->inst; try++) {
 		unsigned int r;
 
@@ -282,6 +318,10 @@ int ksym_session_create(struct ksym_session *s, const char *what)
 		err_msg("%s: cannot lock its directory: %s\n", name, strerror(errno));
 		goto out;
 	}
+	if (claims_take(&c, CLAIM_RUN, name, "", "", name, NULL, NULL) ||
+	    ksym_state_save(&c))
+		goto out;
+	s->registered = true;
 	/* Nothing is recorded until ksym_session_instance() says so. */
 	if (tracefs_trace_off(s->inst)) {
 		err_msg("%s: cannot turn tracing_on off\n", name);
@@ -290,6 +330,8 @@ int ksym_session_create(struct ksym_session *s, const char *what)
 	ret = 0;
 out:
 	ksym_state_unlock(lock);
+	claims_free(&c);
+	strv_free(&other);
 	return ret;
 }
 
@@ -807,6 +849,8 @@ void ksym_session_clear_triggers(struct ksym_session *s)
 
 void ksym_session_restore(struct ksym_session *s)
 {
+	int lock = -1;
+
 	if (s->inst) {
 		int i;
 
@@ -824,8 +868,16 @@ void ksym_session_restore(struct ksym_session *s)
 		}
 		debug_msg("restore: %d watch(es) and %d option(s) claimed\n",
 			  s->filter_changed ? s->targets.n : 0, s->opts.n);
-		if (s->filter_changed || s->opts.n)
-			ksym_session_release_claims(s);
+		/*
+		 * The claims let go of and the instance removed under one
+		 * lock: no run that starts meanwhile sees the instance of a
+		 * run it has no claim of. Without the lock the instance goes
+		 * all the same.
+		 */
+		if (s->filter_changed || s->opts.n || s->registered) {
+			lock = ksym_state_lock(LOCK_EX);
+			ksym_session_release_claims(s, lock);
+		}
 		if (tracefs_instance_exists(tracefs_instance_get_name(s->inst)) &&
 		    tracefs_instance_destroy(s->inst))
 			err_msg("cannot remove instance %s: %s\n",
@@ -837,6 +889,9 @@ void ksym_session_restore(struct ksym_session *s)
 	if (s->inst_lock >= 0)
 		close(s->inst_lock);
 	s->inst_lock = -1;
+	if (lock >= 0)
+		ksym_state_unlock(lock);
+	s->registered = false;
 	s->filter_changed = false;
 	strv_free(&s->opts);
 	strv_free(&s->targets);

@@ -25,6 +25,8 @@ struct ksym_session {
 	 * tell a run that is gone (killed) from one that is not by it.
 	 */
 	int			inst_lock;
+	/* Its CLAIM_RUN is in the state file (ksym_session_create()). */
+	bool			registered;
 	struct strv		targets;	/* targets of our watches */
 	bool			filter_changed;	/* watches claimed */
 	struct strv		opts;		/* tracer options claimed */
@@ -91,8 +93,10 @@ int ksym_filter_write(const char *text);
 
 /*
  * The state of the ksym-ctl runs (claims.h) lives in /run/ksym-ctl, or in
- * /tmp/ksym-ctl where /run cannot hold it, under a lock (state.c): the
- * directory 0700, its files 0600, anything others could open refused.
+ * /tmp/ksym-ctl where /run cannot hold it (state.c): the directory 0700,
+ * its files 0600, anything others could open refused. Its lock is a
+ * flock() on tracefs's instances directory, one for every run that shares
+ * tracefs, whatever its mount namespace or euid (review 11-28 L1).
  * ksym_state_lock(LOCK_EX or LOCK_SH) returns the lock's descriptor, or -1
  * with a message: it waits at most KSYM_STATE_WAIT_MS, and gives up on a
  * signal that comes while it waits, naming the holder.
@@ -104,8 +108,14 @@ void ksym_state_unlock(int fd);
 /* The claims, under the lock; 0 or -1. */
 int ksym_state_load(struct claims *c);
 int ksym_state_save(const struct claims *c);
-/* For the tests: another directory (must exist, 0700), another bound. */
+/* The state directory (for messages), or NULL with a message. */
+const char *ksym_state_dir(void);
+/*
+ * For the tests: another state directory (must exist, 0700), another
+ * directory to lock (in place of tracefs's instances), another bound.
+ */
 void ksym_state_set_dir(const char *dir);
+void ksym_state_set_lock(const char *dir);
 void ksym_state_set_wait(int ms);
 
 /*
@@ -128,7 +138,10 @@ int ksym_stale_instances_locked(struct strv *stale);
 
 /*
  * Create the session's instance, "ksym-ctl-WHAT-PID-RANDOM", new (another
- * name is tried when one exists), and lock it (inst_lock), tracing off.
+ * name is tried when one exists), and lock it (inst_lock), tracing off;
+ * the run is claimed in the state file (CLAIM_RUN). Refused, naming it,
+ * while a run whose claims are not in this state file is there (another
+ * mount namespace or euid shares tracefs: review 11-28 L1).
  */
 int ksym_session_create(struct ksym_session *s, const char *what);
 

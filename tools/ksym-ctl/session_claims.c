@@ -373,6 +373,9 @@ bool ksym_claim_in_effect(const struct claim *cl, const struct strv *filter_line
 	char now[1100] = "", file[300];
 	long long val;
 
+	/* A run's own claim sets nothing. */
+	if (cl->kind == CLAIM_RUN)
+		return false;
 	if (cl->kind == CLAIM_WATCH) {
 		target_line(filter_lines, cl->key, now, sizeof(now));
 		/* Killed before its claim was complete: changed from the original. */
@@ -443,13 +446,13 @@ out:
  * said). Without the lock (held too long, a signal) nothing is put back:
  * the claims stay, for ksym-ctl reset once this run's instance is gone.
  */
-void ksym_session_release_claims(struct ksym_session *s)
+void ksym_session_release_claims(struct ksym_session *s, int lock)
 {
 	struct claims c = { 0 }, freed = { 0 };
-	int lock = ksym_state_lock(LOCK_EX);
 
 	if (lock < 0) {
-		err_msg("the watches and tracer options of this run stay as they are: 'ksym-ctl reset' puts them back\n");
+		if (s->filter_changed || s->opts.n)
+			err_msg("the watches and tracer options of this run stay as they are: 'ksym-ctl reset' puts them back\n");
 		return;
 	}
 	if (!ksym_state_load(&c) &&
@@ -459,7 +462,6 @@ void ksym_session_release_claims(struct ksym_session *s)
 		restore_claims(&freed);
 		ksym_state_save(&c);
 	}
-	ksym_state_unlock(lock);
 	claims_free(&c);
 	claims_free(&freed);
 }

@@ -9,11 +9,12 @@
 #include "ksym_tracefs.h"
 
 /*
- * Drop the session's claims: the watches and options no other run holds
- * get back what they had before the first run claimed them, where what the
- * run set is still there. Without the state lock nothing is put back (the
- * claims stay for ksym-ctl reset).
+ * Drop the session's claims, under the state lock (@lock, from
+ * ksym_state_lock(); -1 when it could not be had): the watches and options
+ * no other run holds get back what they had before the first run claimed
+ * them, where what the run set is still there. Without the lock nothing is
+ * put back (the claims stay for ksym-ctl reset).
  */
-void ksym_session_release_claims(struct ksym_session *s);
+void ksym_session_release_claims(struct ksym_session *s, int lock);
 
 #endif

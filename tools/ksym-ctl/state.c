@@ -3,15 +3,23 @@
  * ksym-ctl: the state of the runs (claims.h) in a directory of root's only.
  *
  * Owns: the state directory (/run/ksym-ctl, or /tmp/ksym-ctl where /run
- * cannot hold it), its lock and its state file; the wait for the lock
- * (bounded, ended by a signal, naming the holder). Calls: claims.c to
- * parse and format, utils.c for messages. No tracefs: unit tested with a
- * temporary directory (tests/test_state.c).
+ * cannot hold it) and its state file; the lock of the runs, a flock() on
+ * tracefs's instances directory, and the wait for it (bounded, ended by a
+ * signal, naming the holder). Calls: claims.c to parse and format, utils.c
+ * for messages, libtracefs for where tracefs is. Unit tested with a
+ * temporary directory in place of both (tests/test_state.c).
+ *
+ * The lock is in tracefs because tracefs is one for the whole machine (one
+ * superblock, mounted wherever): every run that shares the watches shares
+ * the lock, whatever its mount namespace or euid (review 11-28 L1). The
+ * state directory is not; ksym_session_create() refuses to start beside a
+ * run whose claims it cannot see (ksym-ctl.8, CONCURRENCY).
  *
  * Nobody but the owner may open the lock or read the state: the lock held
  * by another user would stall every run (flock() needs no write access),
  * and the state holds watched kernel addresses and others' watches. So the
- * directory is 0700 and its files 0600, and anything else is refused.
+ * directory is 0700 and its files 0600, the lock's directory one that
+ * others cannot open (tracefs makes it 0750), and anything else is refused.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,12 +39,17 @@
 volatile sig_atomic_t ksym_stop;
 volatile sig_atomic_t ksym_signals;
 
-static const char *state_dir_override;
+static const char *state_dir_override, *lock_override;
 static int state_wait_ms = KSYM_STATE_WAIT_MS;
 
 void ksym_state_set_dir(const char *dir)
 {
 	state_dir_override = dir;
+}
+
+void ksym_state_set_lock(const char *dir)
+{
+	lock_override = dir;
 }
 
 void ksym_state_set_wait(int ms)
@@ -72,7 +85,7 @@ static int dir_private(const char *path)
  * made at all (no /run, read-only): one of /run's that is not right is an
  * error, not a reason to keep the state somewhere else.
  */
-static const char *state_dir(void)
+const char *ksym_state_dir(void)
 {
 	static const char *const dirs[] = { "/run/ksym-ctl", "/tmp/ksym-ctl" };
 	size_t i;
@@ -116,7 +129,7 @@ static int file_private(int fd, const char *path)
  */
 static int state_open(const char *name, int flags, char *path, size_t size)
 {
-	const char *dir = state_dir();
+	const char *dir = ksym_state_dir();
 	int fd;
 
 	if (!dir)
@@ -134,6 +147,44 @@ static int state_open(const char *name, int flags, char *path, size_t size)
 		return -1;
 	}
 	return fd;
+}
+
+/*
+ * The lock's directory, open: tracefs's instances directory (@path), one
+ * that others cannot open; -1 with a message.
+ */
+static int lock_open(char *path, size_t size)
+{
+	const char *tracing = lock_override ? NULL : tracefs_tracing_dir();
+	struct stat st;
+	int fd;
+
+	if (lock_override) {
+		snprintf(path, size, "%s", lock_override);
+	} else if (!tracing) {
+		err_msg("tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing\n");
+		return -1;
+	} else {
+		snprintf(path, size, "%s/instances", tracing);
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		err_msg("%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		err_msg("%s: %s\n", path, strerror(errno));
+		goto fail;
+	}
+	if (st.st_mode & 007) {
+		err_msg("%s: mode %04o, others can open it and hold the lock of the ksym-ctl runs: refused (chmod o-rwx %s)\n",
+			path, (unsigned int)(st.st_mode & 07777), path);
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return -1;
 }
 
 /*
@@ -194,7 +245,7 @@ int ksym_state_lock(int how)
 	bool said = false;
 	int fd;
 
-	fd = state_open("lock", O_RDWR | O_CREAT, path, sizeof(path));
+	fd = lock_open(path, sizeof(path));
 	if (fd < 0)
 		return -1;
 	/*

@@ -313,8 +313,56 @@ static void test_claims_setting(void)
 	strv_free(&live);
 }
 
+/*
+ * Review 11-28 L1: a run is claimed by its instance (CLAIM_RUN) so that a
+ * live instance the state file does not know is another state file's run.
+ * Written and read back; let go of with nothing to put back, by the run
+ * itself, or by anyone once it is gone.
+ */
+static void test_claims_run(void)
+{
+	struct claims c = { 0 }, freed = { 0 };
+	struct strv live = { 0 };
+	char *text;
+
+	CHECK(!claims_parse(&c, NULL, "boot-1"));
+	strv_add(&live, "ksym-ctl-stat-1-aa");
+	strv_add(&live, "ksym-ctl-stat-2-bb");
+	CHECK(!claims_take(&c, CLAIM_RUN, "ksym-ctl-stat-1-aa", "", "",
+			   "ksym-ctl-stat-1-aa", NULL, NULL));
+	CHECK(!claims_take(&c, CLAIM_RUN, "ksym-ctl-stat-2-bb", "", "",
+			   "ksym-ctl-stat-2-bb", NULL, NULL));
+	CHECK(!claims_take(&c, CLAIM_RUN, "ksym-ctl-stat-3-cc", "", "",
+			   "ksym-ctl-stat-3-cc", NULL, NULL));
+	CHECK(!claims_take(&c, CLAIM_WATCH, "total_forks", "", "total_forks/8:-w-",
+			   "ksym-ctl-stat-1-aa", in_list, &live));
+	text = claims_format(&c);
+	CHECK_HAS(text, "r\tksym-ctl-stat-2-bb\t\t\tksym-ctl-stat-2-bb\n");
+	claims_free(&c);
+	CHECK(!claims_parse(&c, text, "boot-1"));
+	free(text);
+	CHECK(c.n == 4 && claims_find(&c, CLAIM_RUN, "ksym-ctl-stat-2-bb"));
+	CHECK(!claims_find(&c, CLAIM_WATCH, "ksym-ctl-stat-2-bb"));
+	CHECK_STR(claim_kind_name(CLAIM_RUN), "run");
+	/*
+	 * aa ends: its watch is put back, its run claim only dropped; cc is
+	 * gone (killed): dropped too, bb's stays.
+	 */
+	CHECK(!claims_release(&c, "ksym-ctl-stat-1-aa", in_list, &live, &freed));
+	CHECK(freed.n == 1 && freed.v[0].kind == CLAIM_WATCH);
+	CHECK(c.n == 1 && claims_find(&c, CLAIM_RUN, "ksym-ctl-stat-2-bb"));
+	claims_free(&freed);
+	/* reset (no owner) with bb gone: nothing to put back. */
+	strv_free(&live);
+	CHECK(!claims_release(&c, NULL, in_list, &live, &freed));
+	CHECK(freed.n == 0 && c.n == 0);
+	claims_free(&freed);
+	claims_free(&c);
+}
+
 void test_claims(void)
 {
+	test_claims_run();
 	test_claims_setting();
 	test_spec_target();
 	test_claims_refcount();

@@ -2,7 +2,9 @@
 /*
  * The state directory (state.c) in a temporary directory: 0700 and 0600,
  * what others could open refused, the lock's wait bounded and ended by a
- * signal, its holder named (review 2026-11-28 M1, M2).
+ * signal, its holder named (review 2026-11-28 M1, M2). The lock is a
+ * directory's flock (tracefs's instances in ksym-ctl, review 11-28 L1):
+ * here a directory "instances" of the temporary one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -84,8 +86,9 @@ static void test_state_modes(const char *dir)
 	ksym_state_set_dir(dir);
 	fd = ksym_state_lock(LOCK_EX);
 	CHECK(fd >= 0);
+	/* No lock file in the state directory: the lock is not there. */
 	snprintf(path, sizeof(path), "%s/lock", dir);
-	CHECK(mode_of(path) == 0600);
+	CHECK(access(path, F_OK) == -1);
 	CHECK(!claims_take(&c, CLAIM_WATCH, "0xffff888103a1c5a8", "",
 			   "0xffff888103a1c5a8/8:rw-", "ksym-ctl-stat-1-0", NULL, NULL));
 	CHECK(!ksym_state_save(&c));
@@ -110,24 +113,29 @@ static void test_state_modes(const char *dir)
 	chmod(path, 0600);
 
 	/* A lock others can open (and hold): refused. */
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	chmod(path, 0644);
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	chmod(path, 0755);
 	CHECK(CAPTURE(ksym_state_lock(LOCK_EX), err, sizeof(err)) == -1);
-	CHECK_HAS(err, "lock: mode 0644, others can open it: refused");
-	chmod(path, 0600);
+	CHECK_HAS(err, "instances: mode 0755, others can open it and hold the lock");
+	chmod(path, 0750);
+	fd = ksym_state_lock(LOCK_EX);
+	CHECK(fd >= 0);
+	ksym_state_unlock(fd);
 
-	/* A directory others can enter: refused. */
+	/* A state directory others can enter: refused. */
 	chmod(dir, 0755);
-	CHECK(CAPTURE(ksym_state_lock(LOCK_EX), err, sizeof(err)) == -1);
+	CHECK(CAPTURE(ksym_state_load(&c), err, sizeof(err)) == -1);
 	CHECK_HAS(err, "mode 0755, others may open its files: refused");
+	claims_free(&c);
 	chmod(dir, 0700);
 
-	/* A link in place of the lock: not followed. */
-	unlink(path);
-	if (!symlink("/etc/passwd", path)) {
+	/* A link in place of the lock's directory: not followed. */
+	rmdir(path);
+	if (!symlink("/etc", path)) {
 		CHECK(CAPTURE(ksym_state_lock(LOCK_EX), err, sizeof(err)) == -1);
 		unlink(path);
 	}
+	mkdir(path, 0750);
 }
 
 static void test_state_wait(const char *dir)
@@ -140,8 +148,7 @@ static void test_state_wait(const char *dir)
 	int fd;
 
 	ksym_state_set_dir(dir);
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	ksym_state_unlock(ksym_state_lock(LOCK_EX));
+	snprintf(path, sizeof(path), "%s/instances", dir);
 	holder = hold_lock(path);
 	CHECK(holder > 0);
 	if (holder <= 0)
@@ -196,9 +203,13 @@ void test_state(void)
 		CHECK(!"mkdtemp");
 		return;
 	}
+	snprintf(cmd, sizeof(cmd), "%s/instances", dir);
+	CHECK(!mkdir(cmd, 0750));
+	ksym_state_set_lock(cmd);
 	test_state_modes(dir);
 	test_state_wait(dir);
 	ksym_state_set_dir(NULL);
+	ksym_state_set_lock(NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		CHECK(!"rm -rf");
