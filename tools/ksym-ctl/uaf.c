@@ -8,18 +8,20 @@
  *   object, in one of -s slots);
  *   the allocation event, filtered, enabled, with a ksym_unwatch trigger;
  *
- * and kmem:mm_page_alloc (an emptied slab page given out again; the direct
- * map's base, to tell its pfn from an address, is learnt from a large
- * kmalloc of our own, direct_map_probe()); the buffer is read every 100 ms,
+ * and, in a second instance, kmem:mm_page_alloc (an emptied slab page
+ * given out again; the direct map's base, to tell its pfn from an address,
+ * is learnt from a large kmalloc of our own, direct_map_probe()), so that
+ * a flood of them cannot push out the frees (review 11-28 L9); the buffers
+ * are read every 100 ms,
  * through files kept open, while COMMAND runs (or -p's tasks, or for -d
  * SECONDS, or until Ctrl-C); then the row of the watch trigger in
  * trace_stat/ksym_triggers is read (the frees watched and missed),
  * everything is put back, and uaf_pair.c pairs each hit with its free and
  * uaf_print.c prints the uses after free. ksym_trigger_slots (-s) is
  * claimed like a tracer option for the moment the triggers are made (the
- * kernel reads it then) and given back at once; the instance is
- * ksym-ctl-uaf-PID-RANDOM, which ksym-ctl reset removes after a killed
- * run.
+ * kernel reads it then) and given back at once; the instances are
+ * ksym-ctl-uaf-PID-RANDOM and ksym-ctl-uaf-pages-PID-RANDOM, which
+ * ksym-ctl reset removes after a killed run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -112,7 +114,7 @@ static void uaf_usage(FILE *f)
 		"\n"
 		"Exit status: 0 when the hunt ran, whether or not it found a use after\n"
 		"free (COMMAND's status when COMMAND failed); 1 on an error. Everything\n"
-		"it set (instance, events, triggers, tracer, ksym-stack, slots) is put\n"
+		"it set (instances, events, triggers, tracer, ksym-stack, slots) is put\n"
 		"back on exit, SIGINT, SIGTERM, SIGHUP and SIGQUIT; 'ksym-ctl reset'\n"
 		"removes what a killed run left.\n"
 		"\n"
@@ -296,27 +298,38 @@ static void direct_map_probe(void)
 /* Sub-buffers read from each CPU per tick: one busy CPU cannot starve the others. */
 #define UAF_TICK_PAGES	64
 /*
- * Reads a tick makes while a CPU had more than UAF_TICK_PAGES: a flood of
- * kmem:mm_page_alloc (a page-heavy load) must not overwrite the frees
- * (review 11-28 L9); with the instance's buffer of UAF_BUFFER_KB per CPU.
+ * Each instance's buffer, per CPU. The page allocations have an instance
+ * of their own (review 11-28 L9): a flood of kmem:mm_page_alloc (a
+ * page-heavy load) can push out page allocations only, never a free, an
+ * allocation or a hit. A tick reads past UAF_TICK_PAGES for as long as a
+ * CPU it left with more has its buffer more than half full.
  */
-#define UAF_TICK_ROUNDS	8
 #define UAF_BUFFER_KB	4096
 
-/* What is read from the instance's buffer, and how. */
+/* One instance's buffers. */
+struct uaf_stream {
+	struct ksym_session	*s;
+	struct ksym_pipe	*pipe;
+	bool			pages;	/* the page allocations' instance */
+	bool			more;	/* a CPU left more than half full */
+};
+
+/* What is read from the instances' buffers, and how. */
 struct uaf_run {
 	struct tep_handle	*tep;
-	struct ksym_pipe	*pipe;
+	struct uaf_stream	frees, pages;
+	struct uaf_stream	*cur;	/* being read */
 	struct uaf_reader	*rd;
 	int			err;
-	bool			capped;		/* a CPU had more this round */
 };
 
 static int read_record(struct tep_record *rec, int cpu, void *arg)
 {
 	struct uaf_run *run = arg;
+	int ret = run->cur->pages ? uaf_reader_add_pages(run->rd, rec, cpu) :
+				    uaf_reader_add(run->rd, rec, cpu);
 
-	if (uaf_reader_add(run->rd, rec, cpu)) {
+	if (ret) {
 		err_msg("out of memory: the rest of the events are not kept\n");
 		run->err = -1;
 	}
@@ -326,46 +339,94 @@ static int read_record(struct tep_record *rec, int cpu, void *arg)
 /*
  * Take the entries out of the buffers (every 100 ms: they must not fill
  * up), through files kept open: reading allocates no page, which could be
- * the page of an object just freed, as its slab page (uaf_read.c).
+ * the page of an object just freed, as its slab page (uaf_read.c). Only a
+ * CPU left with more reads its stats (a kmalloc of the kernel's).
  */
 static void read_capped(int cpu, void *arg)
 {
 	struct uaf_run *run = arg;
+	struct uaf_stream *st = run->cur;
+	char file[64], *stats;
 
-	run->capped = true;
-	uaf_reader_capped(run->rd, cpu);
+	if (!st->pages)
+		uaf_reader_capped(run->rd, cpu);
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	stats = tracefs_instance_file_read(st->s->inst, file, NULL);
+	if (uaf_buffer_half_full(stats, UAF_BUFFER_KB))
+		st->more = true;
+	free(stats);
+}
+
+/* One instance: the page allocations before the frees that judge them. */
+static void read_stream(struct uaf_run *run, struct uaf_stream *st)
+{
+	do {
+		if (!st->pipe || !run->rd || run->err)
+			return;
+		st->more = false;
+		run->cur = st;
+		if (!ksym_pipe_read_some(st->pipe, UAF_TICK_PAGES, read_record,
+					 read_capped, run) &&
+		    !st->pages && uaf_reader_tick(run->rd, false)) {
+			err_msg("out of memory: the rest of the events are not kept\n");
+			run->err = -1;
+		}
+	} while (st->more && !ksym_stop);
 }
 
 static void uaf_tick(void *arg)
 {
 	struct uaf_run *run = arg;
-	int round;
 
-	for (round = 0; round < UAF_TICK_ROUNDS; round++) {
-		if (!run->pipe || !run->rd || run->err)
-			return;
-		run->capped = false;
-		if (!ksym_pipe_read_some(run->pipe, UAF_TICK_PAGES, read_record,
-					 read_capped, run) &&
-		    uaf_reader_tick(run->rd, false)) {
-			err_msg("out of memory: the rest of the events are not kept\n");
-			run->err = -1;
-		}
-		if (!run->capped)
-			return;
-	}
+	read_stream(run, &run->pages);
+	read_stream(run, &run->frees);
 }
 
 /* The last entries, every CPU drained, and all that was read judged. */
 static void uaf_drain(struct uaf_run *run)
 {
-	if (!run->pipe || !run->rd || run->err)
-		return;
-	if (!ksym_pipe_read(run->pipe, read_record, run) &&
-	    uaf_reader_tick(run->rd, true)) {
+	struct uaf_stream *st[] = { &run->pages, &run->frees };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!st[i]->pipe || !run->rd || run->err)
+			return;
+		run->cur = st[i];
+		if (ksym_pipe_read(st[i]->pipe, read_record, run))
+			return;
+	}
+	if (uaf_reader_tick(run->rd, true)) {
 		err_msg("out of memory: the rest of the events are not kept\n");
 		run->err = -1;
 	}
+}
+
+/* The instance's buffers sized, and one clock for all CPUs and instances. */
+static int uaf_buffers(struct ksym_session *s)
+{
+	if (tracefs_instance_set_buffer_size(s->inst, UAF_BUFFER_KB, -1) < 0)
+		debug_msg("buffer_size_kb %d: %s\n", UAF_BUFFER_KB, strerror(errno));
+	if (tracefs_instance_file_write(s->inst, "trace_clock", "mono") < 0) {
+		err_msg("warning: no trace_clock mono: the times across CPUs are the default clock's, and a hit may be paired with the wrong free\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The page allocations' instance (ksym-ctl-uaf-pages-PID-RANDOM): every
+ * kmem:mm_page_alloc (a slab page given out again) and, with @probe_filter
+ * (--cache), the large kmallocs that tell the direct map's base; of every
+ * task (no -p), on before the frees' instance.
+ */
+static int pages_open(struct ksym_session *ps, const char *probe_filter)
+{
+	if (ksym_session_create(ps, "uaf-pages"))
+		return -1;
+	uaf_buffers(ps);
+	return ksym_session_event(ps, "kmem:mm_page_alloc", NULL) ||
+	       (probe_filter && ksym_session_event(ps, "kmem:kmalloc", probe_filter)) ||
+	       ksym_session_instance(ps, "uaf-pages", true, false) ? -1 : 0;
 }
 
 /*
@@ -516,7 +577,7 @@ static int uaf_check(struct uaf_spec *sp, const struct ksym_scope *scope,
 int uaf_main(int argc, char **argv)
 {
 	static const char * const systems[] = { "ksym", "kmem", "ftrace", NULL };
-	struct ksym_session s = KSYM_SESSION_INIT;
+	struct ksym_session s = KSYM_SESSION_INIT, ps = KSYM_SESSION_INIT;
 	struct ksym_cmd cmd = { .pid = -1, .go_fd = -1 };
 	struct ksym_scope scope = { 0 };
 	struct uaf_spec sp = { 0 };
@@ -588,10 +649,7 @@ int uaf_main(int argc, char **argv)
 	if (ksym_session_create(&s, "uaf"))
 		goto abort;
 	/* One clock for all CPUs: the time from a free to a hit on another. */
-	if (tracefs_instance_set_buffer_size(s.inst, UAF_BUFFER_KB, -1) < 0)
-		debug_msg("buffer_size_kb %d: %s\n", UAF_BUFFER_KB, strerror(errno));
-	if (tracefs_instance_file_write(s.inst, "trace_clock", "mono") < 0)
-		err_msg("warning: no trace_clock mono: the times across CPUs are the default clock's, and a hit may be paired with the wrong free\n");
+	uaf_buffers(&s);
 	if (changes_refused(&s))
 		goto abort;
 	has_stack = ksym_session_has_option(&s, "ksym-stack");
@@ -614,8 +672,7 @@ int uaf_main(int argc, char **argv)
 	    ksym_session_event(&s, uaf_alloc_event(&sp), alloc_filter) ||
 	    (uaf_alloc_event2(&sp) &&
 	     ksym_session_event(&s, uaf_alloc_event2(&sp), NULL)) ||
-	    ksym_session_event(&s, "kmem:mm_page_alloc", NULL) ||
-	    (sp.mode == UAF_CACHE && ksym_session_event(&s, "kmem:kmalloc", probe_filter)) ||
+	    pages_open(&ps, sp.mode == UAF_CACHE ? probe_filter : NULL) ||
 	    ksym_session_instance(&s, "uaf", true, true))
 		goto abort;
 	run.tep = tracefs_local_events_system(NULL, systems);
@@ -628,8 +685,12 @@ int uaf_main(int argc, char **argv)
 	ro.word_len = uaf_word_len(&sp);
 	ro.base_pid = -1;
 	ro.page_size = getpagesize();
+	run.frees.s = &s;
+	run.pages.s = &ps;
+	run.pages.pages = true;
 	if (!run.tep || uaf_reader_new(run.tep, &d, &ro, &run.rd) ||
-	    !(run.pipe = ksym_pipe_open(&s, run.tep)))
+	    !(run.frees.pipe = ksym_pipe_open(&s, run.tep)) ||
+	    !(run.pages.pipe = ksym_pipe_open(&ps, run.tep)))
 		goto abort;
 	/* The direct map's base; tried again once when not learnt. */
 	direct_map_probe();
@@ -667,15 +728,21 @@ int uaf_main(int argc, char **argv)
 	}
 	/* The last entries; then what the trigger counted, before it goes. */
 	tracefs_trace_off(s.inst);
+	tracefs_trace_off(ps.inst);
 	uaf_drain(&run);
 	hunt_coverage(&s, uaf_free_event(&sp), &cov);
 	lost = ksym_session_lost(&s);
 	if (lost > d.lost)
 		d.lost = lost;
-	/* The instance goes: its files closed first. */
-	ksym_pipe_close(run.pipe);
-	run.pipe = NULL;
+	lost = ksym_session_lost(&ps);
+	if (lost > d.pages_lost)
+		d.pages_lost = lost;
+	/* The instances go: their files closed first. */
+	ksym_pipe_close(run.frees.pipe);
+	ksym_pipe_close(run.pages.pipe);
+	run.frees.pipe = run.pages.pipe = NULL;
 	ksym_session_restore(&s);
+	ksym_session_restore(&ps);
 	if (run.err) {
 		if (!status)
 			status = 1;
@@ -719,8 +786,10 @@ abort:
 	ksym_cmd_abort(&cmd);
 	status = 1;
 cleanup:
-	ksym_pipe_close(run.pipe);
+	ksym_pipe_close(run.frees.pipe);
+	ksym_pipe_close(run.pages.pipe);
 	ksym_session_restore(&s);
+	ksym_session_restore(&ps);
 out:
 	uaf_reader_free(run.rd);
 	if (run.tep)

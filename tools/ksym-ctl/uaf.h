@@ -142,6 +142,13 @@ struct uaf_coverage {
 void uaf_coverage_parse(struct uaf_coverage *cov, const char *text,
 			const char *event, const char *what);
 
+/*
+ * Whether a CPU's buffer, as its per_cpu/cpuN/stats @stats says ("bytes:",
+ * what is not read yet), is more than half of its @buffer_kb: a reader
+ * then reads past its cap. False when @stats does not say.
+ */
+bool uaf_buffer_half_full(const char *stats, unsigned long buffer_kb);
+
 /* ------------------------------------------------------------------ */
 
 /* A callchain, innermost first. */
@@ -229,6 +236,8 @@ struct uaf_data {
 	int			hash_size;
 	unsigned long		other_hits;	/* hits of other watches */
 	unsigned long		lost;		/* events the buffer lost */
+	/* page allocations their own instance lost (uaf_reader_add_pages()) */
+	unsigned long		pages_lost;
 	/* uaf_analyze(): */
 	int			count[UAF_NR_CLASSES];	/* hits per enum uaf_class */
 	int			objects;	/* distinct objects used after free */

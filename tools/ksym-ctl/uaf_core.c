@@ -6,7 +6,8 @@
  * --cache, --type, --field) and the spec they make (uaf_spec_finish()); the
  * text uaf writes to tracefs (the free and allocation events, their filters,
  * the ksym_watch/ksym_unwatch/stacktrace triggers, the hit's name); the
- * reading back of a trigger file and of trace_stat/ksym_triggers (coverage).
+ * reading back of a trigger file, of trace_stat/ksym_triggers (coverage)
+ * and of a CPU buffer's stats (how full).
  * Calls: utils.c (messages, counts, strv) only; pure, no tracefs. The pairing
  * and classification are uaf_pair.c's, the report uaf_print.c's, the reading
  * of records uaf_read.c's, the run uaf.c's.
@@ -434,4 +435,19 @@ void uaf_coverage_parse(struct uaf_coverage *cov, const char *text,
 		line = end ? end + 1 : NULL;
 	}
 	cov->known = cov->rows == 1;
+}
+
+bool uaf_buffer_half_full(const char *stats, unsigned long buffer_kb)
+{
+	const char *line = stats;
+	unsigned long long bytes;
+	char end;
+
+	while (line && *line) {
+		if (sscanf(line, "bytes: %llu%c", &bytes, &end) == 2 && end == '\n')
+			return bytes > (unsigned long long)buffer_kb * 512;
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	return false;
 }

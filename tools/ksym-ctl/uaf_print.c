@@ -297,6 +297,9 @@ void uaf_print(FILE *f, const struct uaf_data *d, const struct uaf_report *rep,
 	if (d->lost)
 		fprintf(f, "warning: %lu events lost (the buffer filled up): uses after free may be missing, or lack their free\n",
 			d->lost);
+	if (d->pages_lost)
+		fprintf(f, "warning: %lu page allocations lost (their buffer filled up): an access after a freed object's slab page was given out again may be reported as a use after free\n",
+			d->pages_lost);
 }
 
 /* @addr as %ps (@off: as %pS, without the size). */
@@ -495,6 +498,7 @@ void uaf_print_json(FILE *f, const struct uaf_data *d,
 	json_object_object_add(o, "unpaired", json_object_new_int(d->count[UAF_UNPAIRED]));
 	json_object_object_add(o, "other_hits", json_object_new_uint64(d->other_hits));
 	json_object_object_add(o, "events_lost", json_object_new_uint64(d->lost));
+	json_object_object_add(o, "page_allocations_lost", json_object_new_uint64(d->pages_lost));
 	json_object_object_add(o, "page_reuse_seen", json_object_new_boolean(d->base_known));
 	json_object_object_add(o, "typesafe_by_rcu", json_object_new_boolean(rep->rcu_cache));
 	if (rep->verbose)

@@ -567,7 +567,8 @@ static void on_stack(struct uaf_reader *r, struct tep_record *rec, int cpu,
 		*to = idx;
 }
 
-int uaf_reader_add(struct uaf_reader *r, struct tep_record *rec, int cpu)
+static int reader_add(struct uaf_reader *r, struct tep_record *rec, int cpu,
+		      bool pages)
 {
 	struct tep_event *ev;
 	struct waiting *w;
@@ -575,12 +576,13 @@ int uaf_reader_add(struct uaf_reader *r, struct tep_record *rec, int cpu)
 
 	/* A negative count (-1) says events were lost, not how many. */
 	if (rec->missed_events)
-		r->d->lost += rec->missed_events > 0 ? rec->missed_events : 1;
+		*(pages ? &r->d->pages_lost : &r->d->lost) +=
+			rec->missed_events > 0 ? rec->missed_events : 1;
 	/* libtraceevent reads the type and pid without looking at the size. */
 	if (!rec->data || rec->size < 8)
 		return r->err;
 	w = waiting_of(r, cpu);
-	if (w && rec->ts > w->last_ts)
+	if (w && !pages && rec->ts > w->last_ts)
 		w->last_ts = rec->ts;
 	id = tep_data_type(r->tep, rec);
 	ev = tep_find_event(r->tep, id);
@@ -604,6 +606,16 @@ int uaf_reader_add(struct uaf_reader *r, struct tep_record *rec, int cpu)
 	else if (ev == r->fstack && r->fstack_caller)
 		on_stack(r, rec, cpu, true);
 	return r->err;
+}
+
+int uaf_reader_add(struct uaf_reader *r, struct tep_record *rec, int cpu)
+{
+	return reader_add(r, rec, cpu, false);
+}
+
+int uaf_reader_add_pages(struct uaf_reader *r, struct tep_record *rec, int cpu)
+{
+	return reader_add(r, rec, cpu, true);
 }
 
 void uaf_reader_free(struct uaf_reader *r)

@@ -52,6 +52,13 @@ int uaf_reader_new(struct tep_handle *tep, struct uaf_data *d,
 
 /* One record of CPU @cpu, in that CPU's order. 0, or -1 when out of memory. */
 int uaf_reader_add(struct uaf_reader *rd, struct tep_record *rec, int cpu);
+/*
+ * The same, for a record of the page allocations' own instance (uaf.c:
+ * kmem:mm_page_alloc and the probe's kmalloc, review 11-28 L9), read
+ * before the frees' of the same tick: its losses are counted apart
+ * (pages_lost), and it says nothing of how far the frees were read.
+ */
+int uaf_reader_add_pages(struct uaf_reader *rd, struct tep_record *rec, int cpu);
 
 /*
  * CPU @cpu was not drained in this read (a cap on its pages): what the

@@ -616,19 +616,29 @@ static void test_json(void)
 	kallsyms_free(&ks);
 }
 
-/* Feed record @r (a buffer of exactly its size: ASan sees a read past it). */
-static int feed(struct uaf_reader *rd, struct uaf_rec *r, unsigned long long ts,
-		int cpu)
+/*
+ * Feed record @r (a buffer of exactly its size: ASan sees a read past it),
+ * from the frees' instance or, with @pages, the page allocations' one.
+ */
+static int feed_from(struct uaf_reader *rd, struct uaf_rec *r, unsigned long long ts,
+		     int cpu, int missed, bool pages)
 {
-	struct tep_record rec = { .ts = ts, .size = r->n, .cpu = cpu };
+	struct tep_record rec = { .ts = ts, .size = r->n, .cpu = cpu,
+				  .missed_events = missed };
 	void *copy = malloc(r->n);
 	int ret;
 
 	memcpy(copy, r->b, r->n);
 	rec.data = copy;
-	ret = uaf_reader_add(rd, &rec, cpu);
+	ret = pages ? uaf_reader_add_pages(rd, &rec, cpu) : uaf_reader_add(rd, &rec, cpu);
 	free(copy);
 	return ret;
+}
+
+static int feed(struct uaf_reader *rd, struct uaf_rec *r, unsigned long long ts,
+		int cpu)
+{
+	return feed_from(rd, r, ts, cpu, 0, false);
 }
 
 #define BASE	0xff11000000000000ULL
@@ -1016,6 +1026,72 @@ static void test_zeroing_no_stack(void)
 	kallsyms_free(&ks);
 }
 
+/*
+ * Review 11-28 L9: the page allocations in an instance of their own, read
+ * before the frees. Their losses are counted apart; a page allocation read
+ * on CPU 0 says nothing of how far CPU 0's frees were read: one given out
+ * (ts 3000) after a free (2000) not read yet while CPU 0's frees are capped
+ * (read to 600) waits for it, and is kept.
+ */
+static void test_pages_stream(void)
+{
+	struct uaf_reader_opts o = { .hit_name = "ptr", .free_event = "kmem:kmem_cache_free",
+				     .alloc_event = "kmem:kmem_cache_alloc", .extent = 200,
+				     .base_pid = 130, .page_size = 4096 };
+	struct tep_handle *tep = uaf_formats_tep();
+	struct uaf_reader *rd = NULL;
+	struct uaf_data d = { 0 };
+	struct uaf_rec r;
+
+	if (!tep || uaf_reader_new(tep, &d, &o, &rd)) {
+		CHECK(!"reader");
+		return;
+	}
+	/* The probe, from the pages' instance; 5 of its events lost before. */
+	uaf_rec_page(&r, 0x3f5b0, 2, 130);
+	CHECK(feed_from(rd, &r, 20, 0, 5, true) == 0);
+	uaf_rec_kmem(&r, UAF_ID_KMALLOC, UAF, BASE + 0x3f5b0000ULL, NULL);
+	uaf_rec_u64(&r, 32, 16384);
+	CHECK(feed_from(rd, &r, 21, 0, 0, true) == 0);
+	CHECK(d.base_known && d.page_base == BASE);
+	CHECK(d.pages_lost == 5 && d.lost == 0);
+	/* Tick 0: the page of OBJ_C given out at 3000; CPU 0's frees read to 500. */
+	uaf_rec_page(&r, 0x4000, 0, 7);
+	CHECK(feed_from(rd, &r, 3000, 0, 0, true) == 0);
+	uaf_rec_kmem(&r, UAF_ID_CACHE_ALLOC, UAF, OBJ_A, NULL);
+	CHECK(feed(rd, &r, 500, 0) == 0);
+	uaf_reader_capped(rd, 0);
+	CHECK(uaf_reader_tick(rd, false) == 0);
+	/* Tick 1: CPU 0's frees read to 600, capped again: the page waits. */
+	CHECK(feed(rd, &r, 600, 0) == 0);
+	uaf_reader_capped(rd, 0);
+	CHECK(uaf_reader_tick(rd, false) == 0);
+	CHECK(d.nr_pages == 0);
+	/* Tick 2: OBJ_C's free (2000): its page given out again is kept. */
+	uaf_rec_kmem(&r, UAF_ID_CACHE_FREE, UAF + 0x8f, OBJ_C, "ksym_hitgen_cache");
+	CHECK(feed(rd, &r, 2000, 0) == 0);
+	CHECK(uaf_reader_tick(rd, false) == 0);
+	CHECK(d.nr_pages == 1 && d.nr_pages && d.pages[0].pfn == 0x4000);
+	CHECK(d.lost == 0 && d.pages_lost == 5);
+	uaf_reader_free(rd);
+	uaf_data_free(&d);
+	tep_free(tep);
+}
+
+/* Read past the cap while a CPU's buffer is more than half full. */
+static void test_buffer_half_full(void)
+{
+	CHECK(uaf_buffer_half_full("entries: 9\noverrun: 0\ncommit overrun: 0\nbytes: 2097153\noldest event ts: 1.0\n", 4096));
+	CHECK(!uaf_buffer_half_full("entries: 9\nbytes: 2097152\n", 4096));
+	CHECK(!uaf_buffer_half_full("entries: 9\nbytes: 0\n", 4096));
+	CHECK(uaf_buffer_half_full("bytes: 513\n", 1));
+	CHECK(!uaf_buffer_half_full("bytes: 999999999", 4096));	/* no end of line */
+	CHECK(!uaf_buffer_half_full("bytes: x\n", 4096));
+	CHECK(!uaf_buffer_half_full("entries: 2097153\n", 4096));
+	CHECK(!uaf_buffer_half_full("", 4096));
+	CHECK(!uaf_buffer_half_full(NULL, 4096));
+}
+
 void test_uaf(void)
 {
 	test_options();
@@ -1033,4 +1109,6 @@ void test_uaf(void)
 	test_middle_page();
 	test_base_any_pid();
 	test_zeroing_no_stack();
+	test_pages_stream();
+	test_buffer_half_full();
 }
