@@ -298,19 +298,20 @@ static void direct_map_probe(void)
 /* Sub-buffers read from each CPU per tick: one busy CPU cannot starve the others. */
 #define UAF_TICK_PAGES	64
 /*
- * Each instance's buffer, per CPU. The page allocations have an instance
- * of their own (review 11-28 L9): a flood of kmem:mm_page_alloc (a
- * page-heavy load) can push out page allocations only, never a free, an
- * allocation or a hit. A tick reads past UAF_TICK_PAGES for as long as a
- * CPU it left with more has its buffer more than half full.
+ * The page allocations have an instance of their own (review 11-28 L9),
+ * with a larger buffer (uaf_pages_buffer_kb()): a flood of
+ * kmem:mm_page_alloc (a page-heavy load) can push out page allocations
+ * only, never a free, an allocation or a hit. A tick reads past
+ * UAF_TICK_PAGES for as long as a CPU it left with more has its buffer
+ * more than half full.
  */
-#define UAF_BUFFER_KB	4096
 
 /* One instance's buffers. */
 struct uaf_stream {
 	struct ksym_session	*s;
 	struct ksym_pipe	*pipe;
 	bool			pages;	/* the page allocations' instance */
+	unsigned long		buffer_kb;	/* per CPU */
 	bool			more;	/* a CPU left more than half full */
 };
 
@@ -352,7 +353,7 @@ static void read_capped(int cpu, void *arg)
 		uaf_reader_capped(run->rd, cpu);
 	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
 	stats = tracefs_instance_file_read(st->s->inst, file, NULL);
-	if (uaf_buffer_half_full(stats, UAF_BUFFER_KB))
+	if (uaf_buffer_half_full(stats, st->buffer_kb))
 		st->more = true;
 	free(stats);
 }
@@ -402,10 +403,10 @@ static void uaf_drain(struct uaf_run *run)
 }
 
 /* The instance's buffers sized, and one clock for all CPUs and instances. */
-static int uaf_buffers(struct ksym_session *s)
+static int uaf_buffers(struct ksym_session *s, unsigned long kb)
 {
-	if (tracefs_instance_set_buffer_size(s->inst, UAF_BUFFER_KB, -1) < 0)
-		debug_msg("buffer_size_kb %d: %s\n", UAF_BUFFER_KB, strerror(errno));
+	if (tracefs_instance_set_buffer_size(s->inst, kb, -1) < 0)
+		debug_msg("buffer_size_kb %lu: %s\n", kb, strerror(errno));
 	if (tracefs_instance_file_write(s->inst, "trace_clock", "mono") < 0) {
 		err_msg("warning: no trace_clock mono: the times across CPUs are the default clock's, and a hit may be paired with the wrong free\n");
 		return -1;
@@ -419,11 +420,12 @@ static int uaf_buffers(struct ksym_session *s)
  * (--cache), the large kmallocs that tell the direct map's base; of every
  * task (no -p), on before the frees' instance.
  */
-static int pages_open(struct ksym_session *ps, const char *probe_filter)
+static int pages_open(struct ksym_session *ps, const char *probe_filter,
+		      unsigned long kb)
 {
 	if (ksym_session_create(ps, "uaf-pages"))
 		return -1;
-	uaf_buffers(ps);
+	uaf_buffers(ps, kb);
 	return ksym_session_event(ps, "kmem:mm_page_alloc", NULL) ||
 	       (probe_filter && ksym_session_event(ps, "kmem:kmalloc", probe_filter)) ||
 	       ksym_session_instance(ps, "uaf-pages", true, false) ? -1 : 0;
@@ -649,7 +651,11 @@ int uaf_main(int argc, char **argv)
 	if (ksym_session_create(&s, "uaf"))
 		goto abort;
 	/* One clock for all CPUs: the time from a free to a hit on another. */
-	uaf_buffers(&s);
+	uaf_buffers(&s, UAF_BUFFER_KB);
+	run.frees.buffer_kb = UAF_BUFFER_KB;
+	run.pages.buffer_kb = uaf_pages_buffer_kb((unsigned long long)sysconf(_SC_PHYS_PAGES) *
+						  (getpagesize() / 1024),
+						  sysconf(_SC_NPROCESSORS_CONF));
 	if (changes_refused(&s))
 		goto abort;
 	has_stack = ksym_session_has_option(&s, "ksym-stack");
@@ -672,7 +678,8 @@ int uaf_main(int argc, char **argv)
 	    ksym_session_event(&s, uaf_alloc_event(&sp), alloc_filter) ||
 	    (uaf_alloc_event2(&sp) &&
 	     ksym_session_event(&s, uaf_alloc_event2(&sp), NULL)) ||
-	    pages_open(&ps, sp.mode == UAF_CACHE ? probe_filter : NULL) ||
+	    pages_open(&ps, sp.mode == UAF_CACHE ? probe_filter : NULL,
+		       run.pages.buffer_kb) ||
 	    ksym_session_instance(&s, "uaf", true, true))
 		goto abort;
 	run.tep = tracefs_local_events_system(NULL, systems);

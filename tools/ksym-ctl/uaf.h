@@ -149,6 +149,17 @@ void uaf_coverage_parse(struct uaf_coverage *cov, const char *text,
  */
 bool uaf_buffer_half_full(const char *stats, unsigned long buffer_kb);
 
+/* The frees' instance's buffer per CPU, and the page allocations' at most. */
+#define UAF_BUFFER_KB		4096
+#define UAF_PAGES_BUFFER_KB	16384
+/*
+ * The page allocations' buffer per CPU for a machine of @mem_kb and @ncpus
+ * CPUs: UAF_PAGES_BUFFER_KB (some 400,000 page allocations a CPU between
+ * two reads), or 1/32 of the memory over the CPUs where that is less, and
+ * never under UAF_BUFFER_KB.
+ */
+unsigned long uaf_pages_buffer_kb(unsigned long long mem_kb, long ncpus);
+
 /* ------------------------------------------------------------------ */
 
 /* A callchain, innermost first. */

@@ -437,6 +437,15 @@ void uaf_coverage_parse(struct uaf_coverage *cov, const char *text,
 	cov->known = cov->rows == 1;
 }
 
+unsigned long uaf_pages_buffer_kb(unsigned long long mem_kb, long ncpus)
+{
+	unsigned long long kb = mem_kb / 32 / (ncpus > 0 ? ncpus : 1);
+
+	if (kb > UAF_PAGES_BUFFER_KB)
+		return UAF_PAGES_BUFFER_KB;
+	return kb < UAF_BUFFER_KB ? UAF_BUFFER_KB : kb;
+}
+
 bool uaf_buffer_half_full(const char *stats, unsigned long buffer_kb)
 {
 	const char *line = stats;

@@ -1090,6 +1090,12 @@ static void test_buffer_half_full(void)
 	CHECK(!uaf_buffer_half_full("entries: 2097153\n", 4096));
 	CHECK(!uaf_buffer_half_full("", 4096));
 	CHECK(!uaf_buffer_half_full(NULL, 4096));
+	/* The page allocations' buffer: 16 MiB, 1/32 of memory, 4 MiB. */
+	CHECK(uaf_pages_buffer_kb(1048576, 2) == 16384);
+	CHECK(uaf_pages_buffer_kb(512ULL << 20, 128) == 16384);
+	CHECK(uaf_pages_buffer_kb(1048576, 4) == 8192);
+	CHECK(uaf_pages_buffer_kb(262144, 8) == 4096);
+	CHECK(uaf_pages_buffer_kb(0, 0) == 4096);
 }
 
 void test_uaf(void)
