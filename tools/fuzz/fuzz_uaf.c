@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_uaf: ksym-ctl uaf's readers (ksym-ctl/uaf_read.c, uaf_core.c):
- * the ring buffer's records of its instance (free and allocation events,
- * kernel_stack, ksym_hit, ksym_stack) decoded on the VM kernel's formats
+ * fuzz_uaf: ksym-ctl uaf's readers (ksym-ctl/uaf_read.c, uaf_core.c,
+ * uaf_pair.c, uaf_print.c): the ring buffer's records of its instance
+ * (free and allocation events, kernel_stack, ksym_hit, ksym_stack) decoded
+ * on the VM kernel's formats
  * (ksym-ctl/tests/uaf_formats.h), the trigger file's text and
  * trace_stat/ksym_triggers' rows parsed, the hits paired with the frees
  * and the report printed, as text or JSON.
