@@ -66,8 +66,9 @@
  * an object freed without its unwatch; a stack watch ends sooner, below).
  *
  * A watch of a word on a task's stack belongs to that task: it ends when
- * the task exits (ksym_dyn_task_exit()), and ksym_stack_watch_ms after
- * it was armed at the latest, at its next hit or at the next claim that
+ * the task exits (ksym_dyn_task_exit()), and, as a watch on this CPU's
+ * interrupt stack does, ksym_stack_watch_ms after it was armed at the
+ * latest, at its next hit or at the next claim that
  * finds no free slot, whichever comes first; so an entry trigger without
  * its unwatch, an unwatch that never matches or a return probe that ran
  * out of instances leaves no slot taken for longer. Each is counted
@@ -95,6 +96,9 @@
 #include <asm/sections.h>
 #ifdef CONFIG_X86_64
 #include <asm/debugreg.h>
+#endif
+#ifdef CONFIG_ARM64
+#include <asm/stacktrace.h>
 #endif
 
 #include "trace.h"
@@ -154,7 +158,9 @@ static inline int ksym_ctl_state(unsigned long ctl)
  * @fired_ns: local_clock() when the trigger fired, for the window
  * @stack:    the owner task's stack, if the watched word is on it; else 0
  * @deadline: jiffies after which that stack watch is stale; 0: never
- * @bad:      a CPU's breakpoint refused @want (the architecture's check)
+ * @bad:      the generation + 1 whose @want a CPU's breakpoint refused (the
+ *            architecture's check), 0 if none: a late refusal of an object
+ *            before is not the new one's
  * @stray_said: a stray hit was reported on the console
  * @parking:  the address of the word the breakpoints watch while the
  *            slot is free, in ksym_dyn_parking
@@ -178,7 +184,7 @@ struct ksym_dyn {
 	u64			fired_ns;
 	unsigned long		stack;
 	unsigned long		deadline;
-	bool			bad;
+	unsigned long		bad;
 	bool			stray_said;
 	unsigned long		parking;
 #if IS_ENABLED(CONFIG_KSYM_TRACER_KUNIT_TEST)
@@ -316,9 +322,6 @@ static bool ksym_dyn_publish(struct ksym_dyn *d, unsigned long gen,
 			       ksym_addr_stays_ram(want, d->watch.spec.len,
 						   NULL) ? want : 0,
 			       d->watch.spec.len);
-	/* A refusal of the object before (claimed while ENDING) is not its. */
-	if (state == KSYM_DYN_ARMING)
-		WRITE_ONCE(d->bad, false);
 	WRITE_ONCE(d->want, want);
 	d->fired_ns = local_clock();
 	if (!atomic_long_try_cmpxchg_release(&d->ctl, &old, new) &&
@@ -403,7 +406,7 @@ static void ksym_dyn_settle(struct ksym_dyn *d, unsigned long c)
 		return;
 	if (!ksym_dyn_settled(d, gen))
 		return;
-	if (s == KSYM_DYN_ARMING && READ_ONCE(d->bad)) {
+	if (s == KSYM_DYN_ARMING && READ_ONCE(d->bad) == gen + 1) {
 		/* A CPU refused the address: end it, count it refused. */
 		if (!ksym_dyn_take(d, c))
 			return;
@@ -416,10 +419,8 @@ static void ksym_dyn_settle(struct ksym_dyn *d, unsigned long c)
 				     ksym_ctl(gen, s == KSYM_DYN_ARMING ?
 					      KSYM_DYN_LIVE : KSYM_DYN_PARKED)))
 		return;
-	if (s == KSYM_DYN_ENDING) {
-		WRITE_ONCE(d->bad, false);
+	if (s == KSYM_DYN_ENDING)
 		return;
-	}
 	/*
 	 * Only the winner of the cmpxchg writes window_last. The trigger
 	 * fired on another CPU, whose local_clock() may be a little ahead:
@@ -493,10 +494,10 @@ unsigned long ksym_dyn_cpu_hits(struct ksym_dyn *d, int cpu)
  * goes.
  */
 static void ksym_dyn_move_failed(struct ksym_dyn *d, struct perf_event *bp,
-				 unsigned long want)
+				 unsigned long want, unsigned long gen)
 {
 	if (want != d->parking) {
-		WRITE_ONCE(d->bad, true);
+		WRITE_ONCE(d->bad, gen + 1);
 		return;
 	}
 	perf_event_disable_local(bp);
@@ -566,7 +567,7 @@ static void __ksym_dyn_apply(struct ksym_dyn *d)
 				return;
 			}
 			if (err)
-				ksym_dyn_move_failed(d, bp, attr.bp_addr);
+				ksym_dyn_move_failed(d, bp, attr.bp_addr, gen);
 		}
 		/*
 		 * Only a CPU with its breakpoint takes a generation: a CPU
@@ -658,6 +659,14 @@ static bool ksym_dyn_claim_won(struct ksym_trigger *trig, struct ksym_dyn *d,
 	return true;
 }
 
+/* When a stack watch armed now is stale; 0: not a stack watch, or no bound. */
+static unsigned long ksym_dyn_deadline(unsigned long stack)
+{
+	unsigned long ms = READ_ONCE(ksym_stack_watch_ms);
+
+	return stack && ms ? (jiffies + msecs_to_jiffies(ms)) | 1 : 0;
+}
+
 /* A stack watch past ksym_stack_watch_ms (see the comment at the top). */
 static bool ksym_dyn_expired(struct ksym_dyn *d)
 {
@@ -671,6 +680,8 @@ static bool ksym_dyn_end_expired(struct ksym_dyn *d)
 {
 	unsigned long obj = READ_ONCE(d->obj);
 
+	/* Pairs with ksym_dyn_arm(): @obj's own deadline, or a later one. */
+	smp_rmb();
 	if (!ksym_dyn_expired(d) || !ksym_dyn_end(d, obj))
 		return false;
 	atomic_long_inc(&d->trig->stale);
@@ -730,12 +741,36 @@ struct ksym_dyn *ksym_dyn_claim(struct ksym_trigger *trig, unsigned long obj,
 	return ended ? ksym_dyn_take_free(trig, obj, gen) : NULL;
 }
 
-/* The stack of the task running, if @addr is on it; else 0. */
+/* This CPU's interrupt stack (hardirqs and softirqs run there), or 0. */
+static unsigned long ksym_dyn_irq_stack(unsigned long *size)
+{
+#if defined(CONFIG_X86_64)
+	unsigned long top = (unsigned long)this_cpu_read(pcpu_hot.hardirq_stack_ptr);
+
+	*size = IRQ_STACK_SIZE;
+	return top ? top + 8 - IRQ_STACK_SIZE : 0;
+#elif defined(CONFIG_ARM64)
+	*size = IRQ_STACK_SIZE;
+	return (unsigned long)raw_cpu_read(irq_stack_ptr);
+#else
+	*size = 0;
+	return 0;
+#endif
+}
+
+/*
+ * The stack @addr is on, if it is the running task's or this CPU's
+ * interrupt stack (a local of a function that runs in an interrupt); else
+ * 0. Only a task's ends with the task; both end ksym_stack_watch_ms on.
+ */
 static unsigned long ksym_dyn_stack_of(unsigned long addr)
 {
-	unsigned long base = (unsigned long)task_stack_page(current);
+	unsigned long base = (unsigned long)task_stack_page(current), size;
 
-	return addr - base < THREAD_SIZE ? base : 0;
+	if (addr - base < THREAD_SIZE)
+		return base;
+	base = ksym_dyn_irq_stack(&size);
+	return base && addr - base < size ? base : 0;
 }
 
 /**
@@ -755,16 +790,28 @@ bool ksym_dyn_arm(struct ksym_trigger *trig, struct ksym_dyn *d,
 		  unsigned long gen, unsigned long obj, unsigned long addr)
 {
 	unsigned long old_obj = d->obj, old_arm_gen = d->arm_gen;
-	unsigned long ms = READ_ONCE(ksym_stack_watch_ms);
+	unsigned long stack = ksym_dyn_stack_of(addr);
 
+	/*
+	 * A task past its exit tracepoint (closing its files, say) would
+	 * leave a watch of its stack that nothing ends with it.
+	 */
+	if (stack && (current->flags & PF_EXITING)) {
+		atomic_long_inc(&trig->refused);
+		goto give_up;
+	}
 	if (!ksym_dyn_claim_won(trig, d, obj))
 		goto give_up;
+	WRITE_ONCE(d->stack, stack);
+	WRITE_ONCE(d->deadline, ksym_dyn_deadline(stack));
+	/*
+	 * Whose stack and when stale before @obj: pairs with the smp_rmb()
+	 * of ksym_dyn_end_expired() and ksym_dyn_task_exit(), which read
+	 * @obj first.
+	 */
+	smp_wmb();
 	WRITE_ONCE(d->obj, obj);
 	WRITE_ONCE(d->arm_gen, gen + 1);
-	/* Whose stack: read by the hits and task exits once published. */
-	WRITE_ONCE(d->stack, ksym_dyn_stack_of(addr));
-	WRITE_ONCE(d->deadline, d->stack && ms ?
-		   (jiffies + msecs_to_jiffies(ms)) | 1 : 0);
 	if (!ksym_dyn_publish(d, gen, addr, KSYM_DYN_ARMING)) {
 		/* Told to yield, or the trigger is going: as it was. */
 		WRITE_ONCE(d->obj, old_obj);
@@ -801,8 +848,13 @@ bool ksym_dyn_watching(struct ksym_trigger *trig, unsigned long obj)
 		d = trig->slots[i];
 		s = ksym_ctl_state(ksym_dyn_ctl(d));
 		if ((s == KSYM_DYN_ARMING || s == KSYM_DYN_LIVE) &&
-		    READ_ONCE(d->obj) == obj && !ksym_dyn_end_expired(d))
+		    READ_ONCE(d->obj) == obj && !ksym_dyn_end_expired(d)) {
+			/* A call at the same address: its own time. */
+			if (READ_ONCE(d->deadline))
+				WRITE_ONCE(d->deadline,
+					   ksym_dyn_deadline(READ_ONCE(d->stack)));
 			return true;
+		}
 	}
 	return false;
 }
@@ -1541,6 +1593,8 @@ static void ksym_dyn_task_exit(void *data, struct task_struct *p)
 
 	list_for_each_entry_rcu(d, &ksym_dyns, node) {
 		obj = READ_ONCE(d->obj);
+		/* Pairs with ksym_dyn_arm(): @obj's own owner, or a later one. */
+		smp_rmb();
 		if (READ_ONCE(d->stack) == base && ksym_dyn_end(d, obj))
 			atomic_long_inc(&d->trig->stale);
 	}
