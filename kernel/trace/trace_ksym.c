@@ -338,6 +338,12 @@ bool ksym_last_leave(struct ksym_last_hold *hold)
 	/* The value's stores and reads before the look at the others. */
 	smp_mb();
 	hold->overlap |= atomic_read(&last->seq) != hold->seq;
+	/*
+	 * Overlapped: the value this use left may be older than another's
+	 * (it swapped last), so the next use is told none, not a wrong old.
+	 */
+	if (hold->overlap)
+		WRITE_ONCE(last->addr, 0);
 	atomic_dec(&last->busy);
 	return hold->overlap;
 }
@@ -550,8 +556,11 @@ static void ksym_hit_forget(struct ksym_watch *watch)
 	if (KSYM_TRAPS_BEFORE || !READ_ONCE(watch->spec.has_value))
 		return;
 	last = ksym_watch_last(watch, smp_processor_id());
-	if (READ_ONCE(last->addr))
+	if (READ_ONCE(last->addr)) {
 		WRITE_ONCE(last->addr, 0);
+		/* A recorded hit swapping meanwhile sees it and forgets too. */
+		atomic_inc(&last->seq);
+	}
 }
 
 /* Stack and branches, only when something records them. */
@@ -845,13 +854,16 @@ void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 	/* The tracer's own read of the bytes (ksym_read_own()). */
 	if (unlikely(this_cpu_read(ksym_own_read.len)) && ksym_hit_is_own(bp))
 		return;
-	if (unlikely(watch->dyn) && ksym_dyn_stray(watch->dyn, bp, regs))
-		return;
 	bool nested = this_cpu_read(ksym_in_hit);
 
-	/* Put back, not cleared: on x86 an NMI's hit may nest in a hit. */
+	/*
+	 * Put back, not cleared: on x86 an NMI's hit may nest in a hit. Set
+	 * before a slot's look at the hit, which may end its watch: no move
+	 * of a breakpoint inside this handler (ksym_dyn_apply_here()).
+	 */
 	this_cpu_write(ksym_in_hit, true);
-	ksym_hit(watch, bp, regs);
+	if (likely(!watch->dyn) || !ksym_dyn_stray(watch->dyn, bp, regs))
+		ksym_hit(watch, bp, regs);
 	this_cpu_write(ksym_in_hit, nested);
 }
 

@@ -406,6 +406,12 @@ static void ksym_test_old_value(struct kunit *test)
 	ksym_last_seed(&last, addr, sizeof(word));
 	KUNIT_EXPECT_TRUE(test, ksym_last_leave(&a));
 	KUNIT_EXPECT_EQ(test, atomic_read(&last.busy), 0);
+	/*
+	 * After an overlap the value left may be older than another use's:
+	 * the next use is told none (review L-A), not that value.
+	 */
+	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr, 47, &old),
+			KSYM_OLD_NONE);
 
 	/* A trigger slot moved to another object: nothing known there. */
 	KUNIT_EXPECT_EQ(test, ksym_last_swap(&last, addr + 8, 1, &old),
