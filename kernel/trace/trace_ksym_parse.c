@@ -252,6 +252,21 @@ static unsigned long ksym_split_symbol(char *s, char **path)
 	return 0;
 }
 
+/* A target given as an address (0x...): no cast, no symbol. */
+static int ksym_resolve_address(struct ksym_entry *e, struct ksym_target *t,
+				char *tgt, int pos)
+{
+	struct ksym_spec *spec = &e->spec;
+
+	if (t->cast)
+		return ksym_entry_fail(e, KSYM_ERR_CAST_ADDR, t->cast_pos,
+				       -EINVAL);
+	if (kstrtoul(tgt, 16, &spec->addr))
+		return ksym_entry_fail(e, KSYM_ERR_BAD_ADDR, pos, -EINVAL);
+	snprintf(spec->target, sizeof(spec->target), "0x%lx", spec->addr);
+	return 0;
+}
+
 /*
  * Resolve TARGET ([(struct|union TYPE)] symbol[PATH][+offset],
  * module:symbol[PATH][+offset] or 0xADDRESS) in @tgt, at @pos in the entry,
@@ -281,16 +296,8 @@ static int ksym_resolve_target(struct ksym_entry *e, char *tgt, int pos,
 		tgt += n;
 		pos += n;
 	}
-	if (tgt[0] == '0' && (tgt[1] == 'x' || tgt[1] == 'X')) {
-		if (t->cast)
-			return ksym_entry_fail(e, KSYM_ERR_CAST_ADDR,
-					       t->cast_pos, -EINVAL);
-		if (kstrtoul(tgt, 16, &spec->addr))
-			return ksym_entry_fail(e, KSYM_ERR_BAD_ADDR, pos, -EINVAL);
-		snprintf(spec->target, sizeof(spec->target), "0x%lx",
-			 spec->addr);
-		return 0;
-	}
+	if (tgt[0] == '0' && (tgt[1] == 'x' || tgt[1] == 'X'))
+		return ksym_resolve_address(e, t, tgt, pos);
 
 	plus = strchr(tgt, '+');
 	if (plus) {
@@ -636,6 +643,21 @@ unsigned int ksym_default_len(unsigned long addr, unsigned long symsize)
 }
 EXPORT_SYMBOL_IF_KUNIT(ksym_default_len);
 
+/* The CPU list after '@' (cut off at @at in @buf): possible CPUs only. */
+static int ksym_parse_cpus(struct ksym_entry *e, char *buf, char *at)
+{
+	struct ksym_spec *spec = &e->spec;
+
+	*at = '\0';
+	if (!at[1] || cpulist_parse(at + 1, &spec->cpus) ||
+	    cpumask_empty(&spec->cpus) ||
+	    !cpumask_subset(&spec->cpus, cpu_possible_mask))
+		return ksym_entry_fail(e, KSYM_ERR_BAD_CPULIST, at + 1 - buf,
+				       -EINVAL);
+	spec->all_cpus = false;
+	return 0;
+}
+
 /**
  * ksym_parse_entry - parse one ksym_trace_filter entry
  * @e:    entry with @e->text set to the NUL-terminated entry text
@@ -673,13 +695,9 @@ int ksym_parse_entry(struct ksym_entry *e)
 	/* Split at '@' (CPU list), then at the last ':' before it (access). */
 	at = strchr(buf, '@');
 	if (at) {
-		*at = '\0';
-		if (!at[1] || cpulist_parse(at + 1, &spec->cpus) ||
-		    cpumask_empty(&spec->cpus) ||
-		    !cpumask_subset(&spec->cpus, cpu_possible_mask))
-			return ksym_entry_fail(e, KSYM_ERR_BAD_CPULIST,
-					       at + 1 - buf, -EINVAL);
-		spec->all_cpus = false;
+		ret = ksym_parse_cpus(e, buf, at);
+		if (ret)
+			return ret;
 	}
 	colon = strrchr(buf, ':');
 	if (!colon || colon == buf)
