@@ -962,7 +962,7 @@ noinline unsigned long ksym_hitgen_local(unsigned long n, unsigned long depth)
 		.work	= IRQ_WORK_INIT_HARD(ksym_hitgen_local_irq_fn),
 		.n	= n,
 	};
-	unsigned long local;
+	unsigned long local __uninitialized;
 
 	/* An entry probe's watch of the local is live everywhere. */
 	ksym_trigger_settle((unsigned long)&local);
@@ -992,6 +992,13 @@ static noinline void ksym_hitgen_local_2(unsigned long n)
 }
 
 /*
+ * The stack variables below are __uninitialized: a kernel built with
+ * CONFIG_INIT_STACK_ALL_ZERO (the default where the compiler has it)
+ * zeroes them at entry where it cannot prove the first store comes first
+ * (UBSAN's bounds checks, KASAN), and a watched word would take those
+ * stores as hits too: the counts the cases check are the stores written
+ * here, on every kernel.
+ *
  * A function called back to back (local_loop): each call of
  * ksym_hitgen_local_quick() has the callee store 1..N into its local and
  * returns at once (no wait for the other CPUs, unlike ksym_hitgen_local());
@@ -1017,7 +1024,7 @@ noinline unsigned long ksym_hitgen_local_quick(unsigned long n)
 	struct {
 		unsigned long	local;
 		unsigned long	above[15];
-	} f;
+	} f __uninitialized;
 
 	WRITE_ONCE(f.above[0], n);
 	ksym_hitgen_local_callee(&f.local, READ_ONCE(f.above[0]));
@@ -1027,7 +1034,7 @@ noinline unsigned long ksym_hitgen_local_quick(unsigned long n)
 
 static noinline void ksym_hitgen_local_after(unsigned long n)
 {
-	unsigned long buf[KSYM_HITGEN_AFTER_WORDS];
+	unsigned long buf[KSYM_HITGEN_AFTER_WORDS] __uninitialized;
 	unsigned long i;
 	int w;
 
@@ -1045,7 +1052,7 @@ static noinline void ksym_hitgen_local_after(unsigned long n)
  */
 static noinline unsigned long ksym_hitgen_deeper(unsigned long n, int depth)
 {
-	unsigned long frame[112];
+	unsigned long frame[112] __uninitialized;
 
 	WRITE_ONCE(frame[0], n);
 	if (depth)
@@ -1082,7 +1089,7 @@ static noinline void ksym_hitgen_local_loop(unsigned long n)
  */
 static noinline void ksym_hitgen_sleep_irqs_on(unsigned int ms)
 {
-	unsigned long frame[KSYM_HITGEN_AFTER_WORDS];
+	unsigned long frame[KSYM_HITGEN_AFTER_WORDS] __uninitialized;
 
 	/* The frame covers the local's word (as the after's buffer does). */
 	WRITE_ONCE(frame[0], ms);
