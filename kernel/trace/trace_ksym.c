@@ -685,6 +685,7 @@ static DEFINE_PER_CPU(bool, ksym_in_hit);
 struct ksym_pending {
 	struct perf_event	*bp;	/* NULL: free */
 	struct ksym_watch	*watch;
+	u64			watch_id; /* watch->id: still the same watch? */
 	struct ksym_hit_ctx	h;
 	struct pt_regs		regs;
 	unsigned long		ips[KSYM_STACK_MAX];
@@ -706,13 +707,14 @@ static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 			/*
 			 * Its report was lost (the stepped access oopsed):
 			 * this hit takes its place. Its hold is let go only
-			 * if it is this watch's, alive since its breakpoint
-			 * just hit; a breakpoint freed and allocated again at
-			 * the same address may be another watch's, whose copy
-			 * may be gone. No WARN: a printk from this exception
-			 * may find the console's locks held.
+			 * if it is this watch's (by id: a breakpoint and a
+			 * watch freed and allocated again at the same
+			 * addresses are another watch's, whose copy may be
+			 * gone), alive since its breakpoint just hit. No
+			 * WARN: a printk from this exception may find the
+			 * console's locks held.
 			 */
-			if (p[i].watch == watch)
+			if (p[i].watch_id == watch->id)
 				ksym_hit_leave(&p[i].h);
 			printk_deferred_once(KERN_WARNING "ksym: a step's report was lost on CPU %d\n",
 					     smp_processor_id());
@@ -728,6 +730,7 @@ static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 		return;
 	}
 	e->watch = watch;
+	e->watch_id = watch->id;
 	e->h = *h;
 	e->regs = *regs;
 	if (h->cap.ips) {
@@ -768,6 +771,18 @@ void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
 			break;
 	if (i == KSYM_PENDING)
 		return;
+	/*
+	 * An entry left by a lost report whose breakpoint was freed, and this
+	 * one allocated at the same address for another watch: the entry's
+	 * watch may be gone. Dropped untouched; this step's own hit (if the
+	 * entry was its, the ids would match: the handler stored this
+	 * breakpoint's watch) had none.
+	 */
+	if (unlikely(p[i].watch_id !=
+		     ((struct ksym_watch *)bp->overflow_handler_context)->id)) {
+		p[i].bp = NULL;
+		return;
+	}
 	rec = &p[i].h.rec;
 	if (done)
 		rec->has_value = ksym_read_value(rec->addr, rec->len,
@@ -779,6 +794,68 @@ void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
 	this_cpu_write(ksym_in_hit, nested);
 	p[i].bp = NULL;
 }
+
+/**
+ * ksym_hit_test_pending_reused - for KUnit: a lost report's entry, its
+ *                                breakpoint another watch's since (arm64)
+ * @same:  the hits watch A counted when its own step's report came
+ * @other: the hits A counted when the report came for B, whose breakpoint
+ *         was allocated at A's breakpoint's address after A's was freed
+ * @left:  entries still pending after both reports
+ *
+ * A hit of A's breakpoint waits for its step's report. Once it is
+ * reported, counted for A. Then the report is lost (as when the stepped
+ * access oopses) and the breakpoint becomes B's: the next report must drop
+ * the entry and not record it for A, whose memory may be gone.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ksym_hit_test_pending_reused(long *same, long *other, int *left)
+{
+	struct ksym_watch *a = kzalloc(sizeof(*a), GFP_KERNEL);
+	struct ksym_watch *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	struct perf_event *bp = kzalloc(sizeof(*bp), GFP_KERNEL);
+	struct ksym_pending *p;
+	struct ksym_hit_ctx h;
+	struct pt_regs regs;
+	int i, ret = -ENOMEM;
+
+	if (!a || !b || !bp)
+		goto out;
+	a->stats = alloc_percpu(struct ksym_cpu_stats);
+	if (!a->stats)
+		goto out;
+	a->id = 1;
+	b->id = 2;
+	memset(&regs, 0, sizeof(regs));
+	preempt_disable();
+	for (i = 0; i < 2; i++) {
+		/* Counted, not recorded: no value read, no hold. */
+		memset(&h, 0, sizeof(h));
+		bp->overflow_handler_context = a;
+		ksym_hit_defer(a, bp, &regs, &h);
+		if (i)
+			bp->overflow_handler_context = b;
+		ksym_hit_stepped(bp, &regs, false);
+		/* Caller 0 (the zeroed context): counted in the first row. */
+		*(i ? other : same) = this_cpu_ptr(a->stats)->callers[0].hits;
+	}
+	p = *this_cpu_ptr(&ksym_pending);
+	*left = 0;
+	for (i = 0; i < KSYM_PENDING; i++)
+		*left += !!p[i].bp;
+	preempt_enable();
+	*other -= *same;
+	ret = 0;
+out:
+	if (a)
+		free_percpu(a->stats);
+	kfree(bp);
+	kfree(b);
+	kfree(a);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_hit_test_pending_reused);
 #else
 static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 			   struct pt_regs *regs, struct ksym_hit_ctx *h)

@@ -236,6 +236,8 @@ struct ksym_watch {
 	struct ksym_dyn			*dyn;
 	struct ksym_last		last_one;
 	struct ksym_last __percpu	*last_pcpu;
+	/* Unique for the boot: a freed watch's memory reused is told apart. */
+	u64				id;
 };
 
 /* The copy of @watch's last value that @cpu's breakpoint sees. */
@@ -462,6 +464,7 @@ int ksym_watch_init(void);
 void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs);
 void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done);
+int ksym_hit_test_pending_reused(long *same, long *other, int *left);
 bool ksym_read_own(unsigned long addr, unsigned int len, u64 *val);
 void ksym_last_seed(struct ksym_last *last, unsigned long addr,
 		    unsigned int len);

@@ -339,6 +339,26 @@ static void ksym_test_reclaim_ending(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stale, 1);
 }
 
+#ifdef CONFIG_ARM64
+/*
+ * arm64 records a hit after the step over its access. A hit whose step's
+ * report was lost (the access oopsed) stays pending; if its breakpoint is
+ * freed and another watch's is allocated at the same address, the next
+ * report drops the entry rather than record it for a watch that may be
+ * gone (review 11-28, L-G).
+ */
+static void ksym_test_pending_reused(struct kunit *test)
+{
+	long same = -1, other = -1;
+	int left = -1;
+
+	KUNIT_ASSERT_EQ(test, ksym_hit_test_pending_reused(&same, &other, &left), 0);
+	KUNIT_EXPECT_EQ(test, same, 1);
+	KUNIT_EXPECT_EQ(test, other, 0);
+	KUNIT_EXPECT_EQ(test, left, 0);
+}
+#endif
+
 /*
  * A slot's Hits total is every hit it counted, across objects: the retire
  * that starts a CPU's counts again for the next object moves them to the
@@ -426,6 +446,9 @@ static struct kunit_case ksym_parser_cases[] = {
 	KUNIT_CASE(ksym_test_stray),
 	KUNIT_CASE(ksym_test_retire_total),
 	KUNIT_CASE(ksym_test_reclaim_ending),
+#ifdef CONFIG_ARM64
+	KUNIT_CASE(ksym_test_pending_reused),
+#endif
 	KUNIT_CASE(ksym_test_old_value),
 	KUNIT_CASE(ksym_test_one_slot_per_object),
 	KUNIT_CASE(ksym_test_explicit_len),

@@ -278,6 +278,7 @@ static bool ksym_watch_complete(struct ksym_watch *watch)
 
 static struct ksym_watch *ksym_watch_alloc(const struct ksym_spec *spec)
 {
+	static atomic64_t ksym_watch_ids;
 	struct ksym_watch *watch;
 
 	watch = kzalloc(sizeof(*watch), GFP_KERNEL);
@@ -297,6 +298,7 @@ static struct ksym_watch *ksym_watch_alloc(const struct ksym_spec *spec)
 		return NULL;
 	}
 	watch->spec = *spec;
+	watch->id = atomic64_inc_return(&ksym_watch_ids);
 	return watch;
 }
 
