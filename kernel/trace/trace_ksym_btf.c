@@ -789,23 +789,25 @@ bool ksym_probe_arg_struct(struct trace_event_call *call, const char *field,
 	struct module *one_mod, *the_mod = ERR_PTR(-ENOENT);
 	struct seq_file m = { .size = PAGE_SIZE - 1 };
 	bool found = false, typed = true, first = true;
-	char one[KSYM_NAME_LEN];
 	struct dyn_event *ev;
+	char *one;
 
 	*mod = NULL;
 	if (!(call->flags & (TRACE_EVENT_FL_KPROBE | TRACE_EVENT_FL_FPROBE)))
 		return false;
 	lockdep_assert_held(&event_mutex);
-	m.buf = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	/* One allocation for both: the name on the stack made a 1 KiB frame. */
+	m.buf = kzalloc(PAGE_SIZE + KSYM_NAME_LEN, GFP_KERNEL);
 	if (!m.buf)
 		return false;
+	one = m.buf + PAGE_SIZE;
 	for_each_dyn_event(ev) {
 		if (!ev->ops->match(call->class->system, trace_event_name(call),
 				    0, NULL, ev))
 			continue;
 		m.count = 0;
 		ev->ops->show(&m, ev);
-		if (!ksym_probe_def_struct(&m, field, one, sizeof(one),
+		if (!ksym_probe_def_struct(&m, field, one, KSYM_NAME_LEN,
 					   &one_mod))
 			typed = false;
 		else if (!found)
