@@ -975,7 +975,8 @@ noinline unsigned long ksym_hitgen_local(unsigned long n, unsigned long depth)
 	stray.leak = &local;
 	irq_work_queue(&stray.work);
 	irq_work_sync(&stray.work);
-	return READ_ONCE(local);
+	/* N = 0: the callee stored nothing, nothing to read. */
+	return n ? READ_ONCE(local) : 0;
 }
 
 static noinline void ksym_hitgen_local_1(unsigned long n)
@@ -1029,7 +1030,7 @@ noinline unsigned long ksym_hitgen_local_quick(unsigned long n)
 	WRITE_ONCE(f.above[0], n);
 	ksym_hitgen_local_callee(&f.local, READ_ONCE(f.above[0]));
 	WRITE_ONCE(ksym_hitgen_local_addr, (unsigned long)&f.local);
-	return READ_ONCE(f.local);
+	return n ? READ_ONCE(f.local) : 0;
 }
 
 static noinline void ksym_hitgen_local_after(unsigned long n)

@@ -776,7 +776,9 @@ void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
 	 * one allocated at the same address for another watch: the entry's
 	 * watch may be gone. Dropped untouched; this step's own hit (if the
 	 * entry was its, the ids would match: the handler stored this
-	 * breakpoint's watch) had none.
+	 * breakpoint's watch) had none. Should that watch live on, its copy's
+	 * last value stays held: its later hits there are marked stale, the
+	 * price of the oops that lost the report.
 	 */
 	if (unlikely(p[i].watch_id !=
 		     ((struct ksym_watch *)bp->overflow_handler_context)->id)) {
@@ -795,9 +797,37 @@ void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
 	p[i].bp = NULL;
 }
 
+#if IS_ENABLED(CONFIG_KSYM_TRACER_KUNIT_TEST)
+/* Two watches with their ids and counters, of the kind @slots says. */
+static int ksym_hit_test_watches(bool slots, struct ksym_watch **w,
+				 struct ksym_dyn **d, struct ksym_trigger *trig)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (slots) {
+			/* A trigger's slot: its watch as ksym_dyn_alloc() made it. */
+			w[i] = ksym_dyn_test_watch(trig, &d[i]);
+			if (!w[i])
+				return -ENOMEM;
+			continue;
+		}
+		/* A ksym_trace_filter watch's id, as ksym_watch_alloc() sets it. */
+		w[i] = kzalloc(sizeof(*w[i]), GFP_KERNEL);
+		if (!w[i])
+			return -ENOMEM;
+		w[i]->stats = alloc_percpu(struct ksym_cpu_stats);
+		if (!w[i]->stats)
+			return -ENOMEM;
+		w[i]->id = ksym_watch_new_id();
+	}
+	return 0;
+}
+
 /**
  * ksym_hit_test_pending_reused - for KUnit: a lost report's entry, its
  *                                breakpoint another watch's since (arm64)
+ * @slots: the two watches are trigger slots' (else ksym_trace_filter's)
  * @same:  the hits watch A counted when its own step's report came
  * @other: the hits A counted when the report came for B, whose breakpoint
  *         was allocated at A's breakpoint's address after A's was freed
@@ -810,35 +840,37 @@ void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
  *
  * Return: 0, or -ENOMEM.
  */
-int ksym_hit_test_pending_reused(long *same, long *other, int *left)
+int ksym_hit_test_pending_reused(bool slots, long *same, long *other,
+				 int *left)
 {
-	struct ksym_watch *a = kzalloc(sizeof(*a), GFP_KERNEL);
-	struct ksym_watch *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	struct ksym_trigger *trig = kzalloc(sizeof(*trig), GFP_KERNEL);
 	struct perf_event *bp = kzalloc(sizeof(*bp), GFP_KERNEL);
+	struct ksym_watch *w[2] = { };
+	struct ksym_dyn *d[2] = { };
 	struct ksym_pending *p;
 	struct ksym_hit_ctx h;
 	struct pt_regs regs;
 	int i, ret = -ENOMEM;
 
-	if (!a || !b || !bp)
+	if (!trig || !bp)
 		goto out;
-	a->stats = alloc_percpu(struct ksym_cpu_stats);
-	if (!a->stats)
+	trig->len = sizeof(long);
+	trig->access = HW_BREAKPOINT_W;
+	ret = ksym_hit_test_watches(slots, w, d, trig);
+	if (ret)
 		goto out;
-	a->id = 1;
-	b->id = 2;
 	memset(&regs, 0, sizeof(regs));
 	preempt_disable();
 	for (i = 0; i < 2; i++) {
 		/* Counted, not recorded: no value read, no hold. */
 		memset(&h, 0, sizeof(h));
-		bp->overflow_handler_context = a;
-		ksym_hit_defer(a, bp, &regs, &h);
+		bp->overflow_handler_context = w[0];
+		ksym_hit_defer(w[0], bp, &regs, &h);
 		if (i)
-			bp->overflow_handler_context = b;
+			bp->overflow_handler_context = w[1];
 		ksym_hit_stepped(bp, &regs, false);
 		/* Caller 0 (the zeroed context): counted in the first row. */
-		*(i ? other : same) = this_cpu_ptr(a->stats)->callers[0].hits;
+		*(i ? other : same) = this_cpu_ptr(w[0]->stats)->callers[0].hits;
 	}
 	p = *this_cpu_ptr(&ksym_pending);
 	*left = 0;
@@ -846,16 +878,21 @@ int ksym_hit_test_pending_reused(long *same, long *other, int *left)
 		*left += !!p[i].bp;
 	preempt_enable();
 	*other -= *same;
-	ret = 0;
 out:
-	if (a)
-		free_percpu(a->stats);
+	for (i = 0; i < 2; i++) {
+		if (slots) {
+			ksym_dyn_free(d[i]);
+		} else if (w[i]) {
+			free_percpu(w[i]->stats);
+			kfree(w[i]);
+		}
+	}
 	kfree(bp);
-	kfree(b);
-	kfree(a);
+	kfree(trig);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ksym_hit_test_pending_reused);
+#endif
 #else
 static void ksym_hit_defer(struct ksym_watch *watch, struct perf_event *bp,
 			   struct pt_regs *regs, struct ksym_hit_ctx *h)

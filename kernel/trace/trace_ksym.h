@@ -464,7 +464,9 @@ int ksym_watch_init(void);
 void ksym_hit_handler(struct perf_event *bp, struct perf_sample_data *data,
 		      struct pt_regs *regs);
 void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done);
-int ksym_hit_test_pending_reused(long *same, long *other, int *left);
+int ksym_hit_test_pending_reused(bool slots, long *same, long *other,
+				 int *left);
+u64 ksym_watch_new_id(void);
 bool ksym_read_own(unsigned long addr, unsigned int len, u64 *val);
 void ksym_last_seed(struct ksym_last *last, unsigned long addr,
 		    unsigned int len);
@@ -590,6 +592,8 @@ int ksym_dyn_test_stray(unsigned int type, bool parked, int hits,
 			long *stray, bool *said);
 int ksym_dyn_test_claims(const char *steps, long *armed);
 int ksym_dyn_test_reclaim(long *late, long *stale);
+struct ksym_watch *ksym_dyn_test_watch(struct ksym_trigger *trig,
+				       struct ksym_dyn **d);
 int ksym_dyn_test_retire(int rounds, int hits, unsigned long *total);
 int ksym_dyn_test_park_fail(bool fail, bool *off, unsigned long *addr);
 int ksym_dyn_test_online(bool claimed, int *where);

@@ -349,13 +349,20 @@ static void ksym_test_reclaim_ending(struct kunit *test)
  */
 static void ksym_test_pending_reused(struct kunit *test)
 {
-	long same = -1, other = -1;
-	int left = -1;
+	long same, other;
+	int slots, left;
 
-	KUNIT_ASSERT_EQ(test, ksym_hit_test_pending_reused(&same, &other, &left), 0);
-	KUNIT_EXPECT_EQ(test, same, 1);
-	KUNIT_EXPECT_EQ(test, other, 0);
-	KUNIT_EXPECT_EQ(test, left, 0);
+	/* ksym_trace_filter's watches, then two triggers' slots. */
+	for (slots = 0; slots < 2; slots++) {
+		same = -1;
+		other = -1;
+		left = -1;
+		KUNIT_ASSERT_EQ(test, ksym_hit_test_pending_reused(slots, &same, &other,
+								   &left), 0);
+		KUNIT_EXPECT_EQ_MSG(test, same, 1, "slots %d", slots);
+		KUNIT_EXPECT_EQ_MSG(test, other, 0, "slots %d", slots);
+		KUNIT_EXPECT_EQ_MSG(test, left, 0, "slots %d", slots);
+	}
 }
 #endif
 

@@ -1175,6 +1175,21 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_claims);
 
 /**
+ * ksym_dyn_test_watch - for KUnit: a new slot's watch, as hits see it
+ * @trig: the slot's trigger (its length and access)
+ * @d:    set to the slot, for ksym_dyn_free()
+ *
+ * Return: the slot's watch, or NULL.
+ */
+struct ksym_watch *ksym_dyn_test_watch(struct ksym_trigger *trig,
+				       struct ksym_dyn **d)
+{
+	*d = ksym_dyn_alloc(trig, "ksym_test_watch");
+	return *d ? &(*d)->watch : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_watch);
+
+/**
  * ksym_dyn_test_reclaim - for KUnit: a slot taken again while it ends
  * @late:  the trigger's late count after a hit of the old object
  * @stale: its stale count after a hit of a stack watch past its time
@@ -1664,6 +1679,7 @@ struct ksym_dyn *ksym_dyn_alloc(struct ksym_trigger *trig, const char *name)
 	}
 	d->trig = trig;
 	d->watch.dyn = d;
+	d->watch.id = ksym_watch_new_id();
 	park = (unsigned int)atomic_inc_return(&ksym_dyn_parked) %
 	       ARRAY_SIZE(ksym_dyn_parking);
 	d->parking = (unsigned long)&ksym_dyn_parking[park];

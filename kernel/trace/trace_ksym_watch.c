@@ -276,9 +276,25 @@ static bool ksym_watch_complete(struct ksym_watch *watch)
 	return !ksym_watch_missing(watch, NULL);
 }
 
-static struct ksym_watch *ksym_watch_alloc(const struct ksym_spec *spec)
+/**
+ * ksym_watch_new_id - an id for a new watch, unique for the boot
+ *
+ * Every struct ksym_watch takes one, those of ksym_trace_filter and the
+ * trigger slots' alike: a watch freed and another allocated at the same
+ * address (or whose breakpoint lands at the freed one's) are told apart
+ * by it (arm64's pending hits, ksym_hit_stepped()).
+ *
+ * Return: the id, never 0.
+ */
+u64 ksym_watch_new_id(void)
 {
 	static atomic64_t ksym_watch_ids;
+
+	return atomic64_inc_return(&ksym_watch_ids);
+}
+
+static struct ksym_watch *ksym_watch_alloc(const struct ksym_spec *spec)
+{
 	struct ksym_watch *watch;
 
 	watch = kzalloc(sizeof(*watch), GFP_KERNEL);
@@ -298,7 +314,7 @@ static struct ksym_watch *ksym_watch_alloc(const struct ksym_spec *spec)
 		return NULL;
 	}
 	watch->spec = *spec;
-	watch->id = atomic64_inc_return(&ksym_watch_ids);
+	watch->id = ksym_watch_new_id();
 	return watch;
 }
 
