@@ -50,6 +50,7 @@ class Stanza:
         self.subject = None
         self.globs = []
         self.upstream = []      # (file, compiled regex)
+        self.patchfiles = []    # names in patches/: this stanza's changes, whole
         self.body = []
         self.files = []         # (kernel path, mode, content)
 
@@ -81,6 +82,8 @@ def parse_conf(path):
                 cur.subject = val
             elif key == "files":
                 cur.globs += val.split()
+            elif key == "patchfile":
+                cur.patchfiles += val.split()
             elif key == "upstream":
                 fname, _, ere = val.partition(" ")
                 if not ere.strip():
@@ -293,12 +296,54 @@ def main():
                 series.append(name.split()[0])
     git = ["git", "--git-dir", o.git_dir]
     changed = {}
+    # A patch a stanza names with patchfile: is that stanza's, whole: the
+    # files it touches change only by such patches, in series order.
+    owner_of = {}
+    for k, s in enumerate(stanzas):
+        for p in s.patchfiles:
+            if p not in series:
+                die("series.conf: patchfile %s is not in patches/series" % p)
+            owner_of[p] = k
+    whole = [p for p in series if p in owner_of]
+    if [owner_of[p] for p in whole] != sorted(owner_of[p] for p in whole):
+        die("series.conf: the patchfile: stanzas are not in patches/series order")
+    pf_files = {}
+    for p in whole:
+        for m in re.finditer(rb"^\+\+\+ b/(\S+)", proj.read("patches/" + p), re.M):
+            pf_files.setdefault(m.group(1).decode(), p)
+    with tempfile.TemporaryDirectory() as td:
+        snaps = {}
+        for f in pf_files:
+            os.makedirs(os.path.dirname(os.path.join(td, f)) or td, exist_ok=True)
+            r = subprocess.run(git + ["cat-file", "blob", "%s:%s" % (o.base, f)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            with open(os.path.join(td, f), "wb") as fh:
+                fh.write(r.stdout if r.returncode == 0 else b"")
+            snaps[f] = [r.stdout if r.returncode == 0 else b""]
+        for k in range(len(stanzas)):
+            for p in whole:
+                if owner_of[p] != k:
+                    continue
+                r = subprocess.run(["patch", "-p1", "-s", "-f", "--no-backup-if-mismatch",
+                                    "-r", "/dev/null", "-d", td], input=proj.read("patches/" + p))
+                if r.returncode != 0:
+                    die("patches/%s does not apply to the pristine tree" % p)
+            for f in pf_files:
+                snaps[f].append(open(os.path.join(td, f), "rb").read())
+        for f, v in snaps.items():
+            # v[0]: pristine, v[k + 1]: after stanza k.
+            changed[f] = (lambda v: lambda k: v[k + 1].decode())(v)
     with tempfile.TemporaryDirectory() as td:
         touched = []
         for p in series:
+            if p in owner_of:
+                continue
             text = proj.read("patches/" + p)
             for m in re.finditer(rb"^\+\+\+ b/(\S+)", text, re.M):
                 f = m.group(1).decode()
+                if f in pf_files:
+                    die("patches/%s touches %s, which patches/%s (a patchfile:) has"
+                        % (p, f, pf_files[f]))
                 if f not in touched:
                     touched.append(f)
         for f in touched:
@@ -308,6 +353,8 @@ def main():
             with open(os.path.join(td, f), "wb") as fh:
                 fh.write(r.stdout if r.returncode == 0 else b"")
         for p in series:
+            if p in owner_of:
+                continue
             r = subprocess.run(["patch", "-p1", "-s", "-f", "--no-backup-if-mismatch",
                                 "-r", "/dev/null", "-d", td], input=proj.read("patches/" + p))
             if r.returncode != 0:
@@ -320,7 +367,8 @@ def main():
             new = open(os.path.join(td, f)).read().splitlines(True)
             sel = [(i, rx) for i, s in enumerate(stanzas) for fn, rx in s.upstream if fn == f]
             default = min([i for i, _ in sel], default=0)
-            changed[f] = cut_upstream(f, old, new, sel, default)
+            changed[f] = (lambda cut: lambda k: version(cut, k))(
+                cut_upstream(f, old, new, sel, default))
 
     # Commit, stanza by stanza.
     ident = {}
@@ -343,9 +391,9 @@ def main():
             entries = []
             for dest, mode, path in s.files:
                 entries.append((mode, proj.read(path), dest))
-            for f, cut in changed.items():
-                if version(cut, k) != version(cut, k - 1):
-                    entries.append(("100644", version(cut, k).encode(), f))
+            for f, ver in changed.items():
+                if ver(k) != ver(k - 1):
+                    entries.append(("100644", ver(k).encode(), f))
             for mode, data, dest in entries:
                 sha = run(git + ["hash-object", "-w", "--stdin"], data=data, text=True).strip()
                 run(git + ["update-index", "--add", "--cacheinfo", "%s,%s,%s" % (mode, sha, dest)], env=env)
