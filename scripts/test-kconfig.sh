@@ -2,7 +2,7 @@
 # test-kconfig.sh - host test: the ksym tracer can be configured only where its
 # trap semantics hold: x86-64, where a data breakpoint traps after the access,
 # and arm64, where it traps before and the breakpoint core steps over it for
-# handlers that ask (perf_overflow_step_over(), patches/0004). Elsewhere (a
+# handlers that ask (perf_overflow_step_over(), patches/0005). Elsewhere (a
 # third architecture with hardware breakpoints, powerpc) a custom handler may
 # trap forever: CONFIG_KSYM_TRACER must not be selectable there with the same
 # options. Runs Kconfig only (no compiler for the target needed) in a scratch
