@@ -11,7 +11,7 @@
 # build/ksrc/obj; modules in build/ksrc/modroot. A later run resets the
 # worktree to KSRC's HEAD again and re-applies the series, so only files that
 # changed are rebuilt. To apply the series to your own branch instead:
-#   git -C /path/to/linux am -3 build/patches/00[0-9][1-9]-*.patch
+#   git -C /path/to/linux am -3 $(ls "$PWD"/build/patches/[0-9]*.patch | grep -v /0000-)
 # Env: KSYM_PATCHES_OUT (default build/patches), KSYM_JOBS, KSYM_CC.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
