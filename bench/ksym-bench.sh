@@ -54,7 +54,7 @@ B=$T/instances/ksym_bench
 measure() { # N [FILE]
 	echo > $B/trace
 	echo start > $B/trace_marker
-	echo "$1" > $H/${2:-write_a}
+	echo "$1" > "$H/${2:-write_a}"
 	echo end > $B/trace_marker
 	awk -v n="$1" '/tracing_mark_write: start/ { s = $(NF - 2) }
 		/tracing_mark_write: end/ { e = $(NF - 2) }
@@ -483,13 +483,13 @@ trig_row() { # id label n file
 # by trig_clear.
 TRIGS=
 trig_set() { # event-dir trigger
-	echo "$2" >> events/$1/trigger
+	echo "$2" >> "events/$1/trigger"
 	TRIGS="$TRIGS$1|${2%% if *}
 "
 }
 trig_clear() {
 	printf %s "$TRIGS" | while IFS='|' read -r ev t; do
-		echo "!$t" >> events/$ev/trigger
+		echo "!$t" >> "events/$ev/trigger"
 	done
 	TRIGS=
 }
@@ -535,7 +535,7 @@ if has_part triggers; then
 	# free again when its unwatch returns, the other CPUs moving in an
 	# irq_work the loop does not wait for.
 	trig_slots() { # slots
-		awk -v c=$CPUS -v s=$1 '$1 ~ /kmem_cache_free/ && $2 ~ /^ksym_watch/ { print "TRIGSLOT|" c "|" $4 "|" $5 "|" s }' trace_stat/ksym_triggers
+		awk -v c="$CPUS" -v s="$1" '$1 ~ /kmem_cache_free/ && $2 ~ /^ksym_watch/ { print "TRIGSLOT|" c "|" $4 "|" $5 "|" s }' trace_stat/ksym_triggers
 	}
 	trig_slots 1
 	trig_clear
