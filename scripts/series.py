@@ -307,6 +307,16 @@ def main():
     whole = [p for p in series if p in owner_of]
     if [owner_of[p] for p in whole] != sorted(owner_of[p] for p in whole):
         die("series.conf: the patchfile: stanzas are not in patches/series order")
+    def base_file(td, f):
+        """File f of the pristine tree (empty if it has none), written into td."""
+        os.makedirs(os.path.dirname(os.path.join(td, f)) or td, exist_ok=True)
+        r = subprocess.run(git + ["cat-file", "blob", "%s:%s" % (o.base, f)],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        data = r.stdout if r.returncode == 0 else b""
+        with open(os.path.join(td, f), "wb") as fh:
+            fh.write(data)
+        return data
+
     pf_files = {}
     for p in whole:
         for m in re.finditer(rb"^\+\+\+ b/(\S+)", proj.read("patches/" + p), re.M):
@@ -314,12 +324,7 @@ def main():
     with tempfile.TemporaryDirectory() as td:
         snaps = {}
         for f in pf_files:
-            os.makedirs(os.path.dirname(os.path.join(td, f)) or td, exist_ok=True)
-            r = subprocess.run(git + ["cat-file", "blob", "%s:%s" % (o.base, f)],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            with open(os.path.join(td, f), "wb") as fh:
-                fh.write(r.stdout if r.returncode == 0 else b"")
-            snaps[f] = [r.stdout if r.returncode == 0 else b""]
+            snaps[f] = [base_file(td, f)]
         for k in range(len(stanzas)):
             for p in whole:
                 if owner_of[p] != k:
@@ -347,11 +352,7 @@ def main():
                 if f not in touched:
                     touched.append(f)
         for f in touched:
-            os.makedirs(os.path.dirname(os.path.join(td, f)) or td, exist_ok=True)
-            r = subprocess.run(git + ["cat-file", "blob", "%s:%s" % (o.base, f)],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            with open(os.path.join(td, f), "wb") as fh:
-                fh.write(r.stdout if r.returncode == 0 else b"")
+            base_file(td, f)
         for p in series:
             if p in owner_of:
                 continue
