@@ -499,6 +499,17 @@ static void ksym_hit_leave(struct ksym_hit_ctx *h)
 	h->hold.last = NULL;
 }
 
+/* Read the watched range at a hit: plainly where it stays mapped. */
+static bool ksym_hit_read(const struct ksym_watch *watch,
+			  const struct ksym_hit_rec *rec, u64 *val)
+{
+	if (likely(watch->spec.mapped)) {
+		*val = ksym_load_mapped(rec->addr, rec->len);
+		return true;
+	}
+	return ksym_read_value(rec->addr, rec->len, val);
+}
+
 /*
  * The values around the access, for a hit that something records or that
  * ksym-changes counts (ksym_hit_begin()): x86 reads the new one now (its
@@ -526,13 +537,12 @@ static void ksym_hit_values(struct ksym_watch *watch, struct ksym_hit_ctx *h)
 		return;
 	ksym_last_enter(last, &h->hold);
 	if (KSYM_TRAPS_BEFORE) {
-		if (ksym_read_value(rec->addr, rec->len, &rec->old)) {
+		if (ksym_hit_read(watch, rec, &rec->old)) {
 			rec->has_old = KSYM_OLD_READ;
 			return;		/* held until the step ends */
 		}
 	} else {
-		rec->has_value = ksym_read_value(rec->addr, rec->len,
-						 &rec->value);
+		rec->has_value = ksym_hit_read(watch, rec, &rec->value);
 		if (rec->has_value)
 			rec->has_old = ksym_last_swap(last, rec->addr,
 						      rec->value, &rec->old);
@@ -787,8 +797,7 @@ void ksym_hit_stepped(struct perf_event *bp, struct pt_regs *regs, bool done)
 	}
 	rec = &p[i].h.rec;
 	if (done)
-		rec->has_value = ksym_read_value(rec->addr, rec->len,
-						 &rec->value);
+		rec->has_value = ksym_hit_read(p[i].watch, rec, &rec->value);
 	ksym_hit_leave(&p[i].h);
 	nested = this_cpu_read(ksym_in_hit);
 	this_cpu_write(ksym_in_hit, true);

@@ -449,6 +449,51 @@ static void ksym_test_old_value(struct kunit *test)
 			KSYM_OLD_NONE);
 }
 
+/*
+ * Which watches the hit path reads plainly (ksym_spec.mapped): what stays
+ * mapped while the watch lives. A slab object reached by its address is
+ * read, but through the nofault copy: its page may be unmapped once freed.
+ */
+static void ksym_test_value_mapped(struct kunit *test)
+{
+	static u32 image_word = 0x1234567;
+	u64 *obj = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct ksym_entry *e;
+	char text[64];
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	e = ksym_test_parse(test, "jiffies_64/8:rw-", &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE(test, e->spec.has_value);
+	KUNIT_EXPECT_TRUE(test, e->spec.mapped);
+
+	/*
+	 * The kernel image; as a module, this test is still initializing:
+	 * not mapped for sure (a failed load frees it unannounced).
+	 */
+	snprintf(text, sizeof(text), "0x%lx/4:rw-",
+		 (unsigned long)&image_word);
+	e = ksym_test_parse(test, text, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, e->spec.mapped,
+			!IS_MODULE(CONFIG_KSYM_TRACER_KUNIT_TEST));
+	KUNIT_EXPECT_EQ(test, ksym_load_mapped(e->spec.addr, e->spec.len),
+			(u64)0x1234567);
+
+	snprintf(text, sizeof(text), "0x%lx/8:rw-", (unsigned long)&obj[1]);
+	e = ksym_test_parse(test, text, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE(test, e->spec.has_value);
+	KUNIT_EXPECT_FALSE(test, e->spec.mapped);
+
+	/* Execute watches read nothing. */
+	e = ksym_test_parse(test, "schedule:--x", &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE(test, e->spec.has_value);
+	KUNIT_EXPECT_FALSE(test, e->spec.mapped);
+}
+
 static struct kunit_case ksym_parser_cases[] = {
 	KUNIT_CASE(ksym_test_stray),
 	KUNIT_CASE(ksym_test_retire_total),
@@ -457,6 +502,7 @@ static struct kunit_case ksym_parser_cases[] = {
 	KUNIT_CASE(ksym_test_pending_reused),
 #endif
 	KUNIT_CASE(ksym_test_old_value),
+	KUNIT_CASE(ksym_test_value_mapped),
 	KUNIT_CASE(ksym_test_one_slot_per_object),
 	KUNIT_CASE(ksym_test_explicit_len),
 	KUNIT_CASE(ksym_test_default_len),
@@ -564,6 +610,8 @@ static void ksym_test_btf_percpu(struct kunit *test)
 			   "process_counts/8:-w-", "process_counts");
 	e = ksym_test_parse(test, "process_counts:-w-", &ret);
 	KUNIT_ASSERT_EQ(test, ret, 0);
+	/* Static per-CPU data stays mapped: read plainly on a hit. */
+	KUNIT_EXPECT_TRUE(test, e->spec.mapped);
 	for_each_possible_cpu(cpu)
 		KUNIT_EXPECT_EQ(test, ksym_spec_addr(&e->spec, cpu),
 				(unsigned long)per_cpu_ptr(&process_counts, cpu));

@@ -528,6 +528,8 @@ static int ksym_check_percpu(struct ksym_entry *e)
 					       -EFAULT);
 	}
 	spec->has_value = true;
+	/* Static per-CPU data: boot memory, or a module's (its watch goes first). */
+	spec->mapped = true;
 	return 0;
 }
 
@@ -543,6 +545,7 @@ static int ksym_check_memory(struct ksym_entry *e)
 	struct ksym_spec *spec = &e->spec;
 	unsigned long addr = spec->addr, pfn;
 	struct module *mod;
+	bool mod_live = false;
 	u64 dummy;
 	int err = -1;
 
@@ -570,6 +573,8 @@ static int ksym_check_memory(struct ksym_entry *e)
 	else if (mod && within_module_init(addr, mod) &&
 		 mod->state != MODULE_STATE_COMING)
 		err = KSYM_ERR_INIT_FREED;
+	else if (mod)
+		mod_live = mod->state == MODULE_STATE_LIVE;
 #ifdef MODULES_VADDR
 	/*
 	 * Module space that no module owns: a module not yet formed, init
@@ -601,6 +606,17 @@ static int ksym_check_memory(struct ksym_entry *e)
 	 */
 	spec->has_value = page_is_ram(pfn) == 1 &&
 			  ksym_addr_stays_ram(addr, spec->len, mod);
+	/*
+	 * The kernel image and a live module's memory stay mapped while the
+	 * watch lives (a module's watches go before it does): no fault to
+	 * fear on a hit. Not a module still initializing: if its load fails
+	 * it is freed with no GOING notification (see ksym.rst). The rest of
+	 * the direct map is a slab or page object that may be freed, and its
+	 * page unmapped, under the watch.
+	 */
+	spec->mapped = spec->has_value &&
+		       (mod_live || (__is_kernel(addr) &&
+				     __is_kernel(addr + spec->len - 1)));
 	if (spec->has_value && !ksym_read_own(addr, spec->len, &dummy))
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
 	return 0;
