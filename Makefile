@@ -82,6 +82,7 @@ check: build
 	$(MAKE) -s -C tools/kshark-ksym test
 	$(MAKE) -s -C tools/ksym-ctl test
 	bash scripts/test-restartable.sh
+	bash scripts/test-series.sh
 	$(MAKE) -s -C tools/fuzz check
 	bash scripts/run-vm.sh test
 	@# Lockdown cannot be lifted: its case gets a boot of its own (KUnit ran

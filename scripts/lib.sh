@@ -69,3 +69,25 @@ fail() {
 	tail -n 40 "$LOG"
 	exit 1
 }
+
+# Host tests (test-*.sh): host_check DESCRIPTION COMMAND... runs the command,
+# prints "ok - DESCRIPTION" or "not ok - DESCRIPTION" and counts the failures
+# in host_fails; host_done NAME prints the result line and exits 1 on any.
+host_fails=0
+host_check() {
+	local what=$1
+	shift
+	if "$@"; then
+		echo "ok - $what"
+	else
+		echo "not ok - $what"
+		host_fails=$((host_fails + 1))
+	fi
+}
+host_done() {
+	if ((host_fails)); then
+		echo "$1: $host_fails failed"
+		exit 1
+	fi
+	echo "$1: all passed"
+}

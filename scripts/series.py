@@ -157,6 +157,50 @@ class Project:
         return os.path.exists(os.path.join(self.root, path))
 
 
+# --- the patches of patches/series ---------------------------------------------
+PATCH = ["patch", "-p1", "-f", "--fuzz=0", "--no-backup-if-mismatch", "-r", "/dev/null"]
+
+
+def patch_files(name, text):
+    """{file: "add" | "del" | "mod"} of a patch's ---/+++ header pairs."""
+    res = {}
+    lines = text.decode(errors="replace").splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if not (line.startswith("--- ") and lines[i + 1].startswith("+++ ")):
+            continue
+        old = line[4:].split("\t")[0].strip()
+        new = lines[i + 1][4:].split("\t")[0].strip()
+        if old == "/dev/null" and new.startswith("b/"):
+            res[new[2:]] = "add"
+        elif new == "/dev/null" and old.startswith("a/"):
+            res[old[2:]] = "del"
+        elif new.startswith("b/"):
+            res[new[2:]] = "mod"
+        else:
+            die("patches/%s: cannot read the header '%s' / '%s' (want a/FILE and b/FILE)"
+                % (name, line, lines[i + 1]))
+    return res
+
+
+def apply_patch(name, text, td):
+    """Apply a patch to td exactly as written: no fuzz, no offset (a stale
+    patch is to be refreshed, not guessed into place)."""
+    r = subprocess.run(PATCH + ["-d", td], input=text,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = r.stdout.decode(errors="replace")
+    if r.returncode != 0:
+        die("patches/%s does not apply to the pristine tree (patch --fuzz=0):\n%s"
+            % (name, out.rstrip()))
+    moved = [l for l in out.splitlines() if re.search(r"\b(offset|fuzz)\b", l)]
+    if moved:
+        die("patches/%s applies only at an offset; refresh it:\n  %s"
+            % (name, "\n  ".join(moved)))
+
+
+def file_mode(path):
+    return "100755" if os.access(path, os.X_OK) else "100644"
+
+
 # --- upstream files: pristine -> final, cut into blocks ----------------------
 def block_starts(fname, lines):
     """For added lines (a run), whether each starts a new block."""
@@ -308,68 +352,77 @@ def main():
     if [owner_of[p] for p in whole] != sorted(owner_of[p] for p in whole):
         die("series.conf: the patchfile: stanzas are not in patches/series order")
     def base_file(td, f):
-        """File f of the pristine tree (empty if it has none), written into td."""
-        os.makedirs(os.path.dirname(os.path.join(td, f)) or td, exist_ok=True)
+        """File f of the pristine tree, with its mode, written into td (absent
+        if the tree has none). Returns its content (b"" if absent)."""
+        path = os.path.join(td, f)
+        os.makedirs(os.path.dirname(path) or td, exist_ok=True)
         r = subprocess.run(git + ["cat-file", "blob", "%s:%s" % (o.base, f)],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        data = r.stdout if r.returncode == 0 else b""
-        with open(os.path.join(td, f), "wb") as fh:
-            fh.write(data)
-        return data
+        if r.returncode != 0:
+            return b""
+        with open(path, "wb") as fh:
+            fh.write(r.stdout)
+        ls = run(git + ["ls-tree", o.base, "--", f], text=True).split()
+        os.chmod(path, 0o755 if ls and ls[0] == "100755" else 0o644)
+        return r.stdout
 
+    def snap(td, f):
+        """(content, mode) of f in td; (None, None) if a patch deleted it."""
+        path = os.path.join(td, f)
+        if not os.path.exists(path):
+            return (None, None)
+        with open(path, "rb") as fh:
+            return (fh.read(), file_mode(path))
+
+    texts = {p: proj.read("patches/" + p) for p in series}
     pf_files = {}
     for p in whole:
-        for m in re.finditer(rb"^\+\+\+ b/(\S+)", proj.read("patches/" + p), re.M):
-            pf_files.setdefault(m.group(1).decode(), p)
+        for f in patch_files(p, texts[p]):
+            pf_files.setdefault(f, p)
     with tempfile.TemporaryDirectory() as td:
         snaps = {}
         for f in pf_files:
-            snaps[f] = [base_file(td, f)]
+            base_file(td, f)
+            snaps[f] = [snap(td, f)]
         for k in range(len(stanzas)):
             for p in whole:
-                if owner_of[p] != k:
-                    continue
-                r = subprocess.run(["patch", "-p1", "-s", "-f", "--no-backup-if-mismatch",
-                                    "-r", "/dev/null", "-d", td], input=proj.read("patches/" + p))
-                if r.returncode != 0:
-                    die("patches/%s does not apply to the pristine tree" % p)
+                if owner_of[p] == k:
+                    apply_patch(p, texts[p], td)
             for f in pf_files:
-                snaps[f].append(open(os.path.join(td, f), "rb").read())
+                snaps[f].append(snap(td, f))
         for f, v in snaps.items():
-            # v[0]: pristine, v[k + 1]: after stanza k.
-            changed[f] = (lambda v: lambda k: v[k + 1].decode())(v)
+            # v[0]: pristine, v[k + 1]: after stanza k; content None: deleted.
+            changed[f] = (lambda v: lambda k: v[k + 1])(v)
     with tempfile.TemporaryDirectory() as td:
         touched = []
         for p in series:
             if p in owner_of:
                 continue
-            text = proj.read("patches/" + p)
-            for m in re.finditer(rb"^\+\+\+ b/(\S+)", text, re.M):
-                f = m.group(1).decode()
+            for f, kind in patch_files(p, texts[p]).items():
                 if f in pf_files:
                     die("patches/%s touches %s, which patches/%s (a patchfile:) has"
                         % (p, f, pf_files[f]))
+                if kind == "del":
+                    die("patches/%s deletes %s: blocks cannot delete a file; make that "
+                        "patch a patchfile: stanza of patches/series.conf" % (p, f))
                 if f not in touched:
                     touched.append(f)
         for f in touched:
             base_file(td, f)
         for p in series:
-            if p in owner_of:
-                continue
-            r = subprocess.run(["patch", "-p1", "-s", "-f", "--no-backup-if-mismatch",
-                                "-r", "/dev/null", "-d", td], input=proj.read("patches/" + p))
-            if r.returncode != 0:
-                die("patches/%s does not apply to the pristine tree" % p)
+            if p not in owner_of:
+                apply_patch(p, texts[p], td)
         for f in touched:
             # A file patches/series creates (a KUnit file) starts empty.
             r = subprocess.run(git + ["cat-file", "blob", "%s:%s" % (o.base, f)],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             old = (r.stdout if r.returncode == 0 else b"").decode().splitlines(True)
             new = open(os.path.join(td, f)).read().splitlines(True)
+            mode = file_mode(os.path.join(td, f))
             sel = [(i, rx) for i, s in enumerate(stanzas) for fn, rx in s.upstream if fn == f]
             default = min([i for i, _ in sel], default=0)
-            changed[f] = (lambda cut: lambda k: version(cut, k))(
-                cut_upstream(f, old, new, sel, default))
+            changed[f] = (lambda cut, mode: lambda k: (version(cut, k).encode(), mode))(
+                cut_upstream(f, old, new, sel, default), mode)
 
     # Commit, stanza by stanza.
     ident = {}
@@ -393,8 +446,15 @@ def main():
             for dest, mode, path in s.files:
                 entries.append((mode, proj.read(path), dest))
             for f, ver in changed.items():
-                if ver(k) != ver(k - 1):
-                    entries.append(("100644", ver(k).encode(), f))
+                if ver(k) == ver(k - 1):
+                    continue
+                data, mode = ver(k)
+                if data is None:
+                    # Mode 0 removes the entry (--force-remove wants a work tree).
+                    run(git + ["update-index", "--index-info"],
+                        data=("0 %s\t%s\n" % ("0" * 40, f)).encode(), env=env)
+                else:
+                    entries.append((mode, data, f))
             for mode, data, dest in entries:
                 sha = run(git + ["hash-object", "-w", "--stdin"], data=data, text=True).strip()
                 run(git + ["update-index", "--add", "--cacheinfo", "%s,%s,%s" % (mode, sha, dest)], env=env)

@@ -19,17 +19,6 @@ set -euo pipefail
 
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
-fails=0
-check() { # check DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	if "$@"; then
-		echo "ok - $what"
-	else
-		echo "not ok - $what"
-		fails=$((fails + 1))
-	fi
-}
 
 # A tarball laid out as linux-source-6.12's, with a Makefile that answers
 # kernelversion.
@@ -55,8 +44,8 @@ git init -q --bare "$P.new"
 )
 mkdir -p "$P.unpack.999999999/$top"
 env "${env_mp[@]}" bash "$ROOT/scripts/make-patches.sh" > "$SCRATCH/mp1.log" 2>&1 || true
-check "make patches after a run killed with -9: pristine made" made
-check "make patches after a run killed with -9: no pristine.new, no pristine.unpack.*" no_leftovers
+host_check "make patches after a run killed with -9: pristine made" made
+host_check "make patches after a run killed with -9: no pristine.new, no pristine.unpack.*" no_leftovers
 made || sed 's/^/#   /' "$SCRATCH/mp1.log"
 
 # 2. Ctrl-C in the pristine step: tar made slow by a shim, SIGINT to the group.
@@ -66,9 +55,9 @@ printf '#!/bin/sh\nsleep 20\nexec %s "$@"\n' "$(command -v tar)" > "$SCRATCH/bin
 chmod +x "$SCRATCH/bin/tar"
 PATH=$SCRATCH/bin:$PATH timeout -s INT 2 env "${env_mp[@]}" \
 	bash "$ROOT/scripts/make-patches.sh" > "$SCRATCH/mp2.log" 2>&1 || true
-check "make patches interrupted in its pristine step: nothing left behind" no_leftovers
+host_check "make patches interrupted in its pristine step: nothing left behind" no_leftovers
 env "${env_mp[@]}" bash "$ROOT/scripts/make-patches.sh" > "$SCRATCH/mp3.log" 2>&1 || true
-check "make patches after the interrupted run: pristine made" made
+host_check "make patches after the interrupted run: pristine made" made
 
 # 3. patches-check.sh: one patch on base, checkpatch only.
 git clone -q "$P" "$SCRATCH/w"
@@ -82,17 +71,13 @@ S=$SCRATCH/series
 env_pc=(KSYM_PRISTINE="$P" KSYM_PATCHES_OUT="$SCRATCH/patches" KSYM_SERIES_DIR="$S"
 	KSYM_SERIES_NO_BUILD=1)
 pc() { env "${env_pc[@]}" bash "$ROOT/scripts/patches-check.sh" > "$SCRATCH/pc.log" 2>&1; }
-check "patches-check on the test series" pc
+host_check "patches-check on the test series" pc
 admin=$P/worktrees/$top
 rm -rf "${S:?}/$top"
 echo initializing > "$admin/locked"
-check "patches-check after a worktree add killed half-way (registered, locked, missing)" pc
+host_check "patches-check after a worktree add killed half-way (registered, locked, missing)" pc
 touch "$(sed -n 's/^gitdir: //p' "$S/$top/.git")/index.lock"
-check "patches-check after a run killed holding the worktree's index.lock" pc
-((fails == 0)) || sed 's/^/#   /' "$SCRATCH/pc.log"
+host_check "patches-check after a run killed holding the worktree's index.lock" pc
+((host_fails == 0)) || sed 's/^/#   /' "$SCRATCH/pc.log"
 
-if ((fails)); then
-	echo "test-restartable: $fails failed"
-	exit 1
-fi
-echo "test-restartable: all passed"
+host_done test-restartable
