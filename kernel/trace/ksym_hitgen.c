@@ -1319,7 +1319,7 @@ static int ksym_hitgen_bp_set(struct perf_event * __percpu **slot, u64 on,
 	for_each_possible_cpu(cpu) {
 		if (!per_cpu(*bp, cpu))
 			continue;
-		WRITE_ONCE(per_cpu(*bp, cpu)->overflow_step_over, step_over);
+		WRITE_ONCE(per_cpu(*bp, cpu)->hw.bp_step_over, step_over);
 		perf_event_enable(per_cpu(*bp, cpu));
 	}
 	*slot = bp;
@@ -1388,7 +1388,7 @@ static notrace void ksym_hitgen_foreign_hit(struct perf_event *bp,
 {
 	if (this_cpu_inc_return(ksym_hitgen_foreign_hits) >=
 	    KSYM_HITGEN_FOREIGN_RETRAPS)
-		WRITE_ONCE(bp->overflow_step_over, true);
+		WRITE_ONCE(bp->hw.bp_step_over, true);
 }
 
 static struct ksym_hitgen_counted ksym_hitgen_foreign = {

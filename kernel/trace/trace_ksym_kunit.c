@@ -824,7 +824,7 @@ static void ksym_test_modify_local(struct kunit *test)
 						ksym_test_modify_hit, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(m.bp));
 	/* arm64: without the step over the first hit traps forever. */
-	WRITE_ONCE(m.bp->overflow_step_over, true);
+	WRITE_ONCE(m.bp->hw.bp_step_over, true);
 	perf_event_enable(m.bp);
 	atomic_set(&ksym_test_modify_hits, 0);
 

@@ -144,10 +144,10 @@ int ksym_bp_create(struct ksym_watch *watch, const struct ksym_spec *spec,
 					      ksym_hit_handler, watch);
 	if (IS_ERR(bp))
 		return PTR_ERR(bp);
-	WRITE_ONCE(bp->overflow_step_over, true);
+	WRITE_ONCE(bp->hw.bp_step_over, true);
 #ifdef CONFIG_ARM64
 	/* The new value is read once the access is done. */
-	WRITE_ONCE(bp->overflow_stepped, ksym_hit_stepped);
+	WRITE_ONCE(bp->hw.bp_stepped, ksym_hit_stepped);
 #endif
 	ksym_warn_llsc();
 	/* Read locklessly by the trigger slots' irq_work. */
