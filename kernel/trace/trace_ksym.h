@@ -623,6 +623,7 @@ struct ksym_watch *ksym_dyn_test_watch(struct ksym_trigger *trig,
 				       struct ksym_dyn **d);
 int ksym_dyn_test_retire(int rounds, int hits, unsigned long *total);
 int ksym_dyn_test_park_fail(bool fail, bool *off, unsigned long *addr);
+int ksym_dyn_test_busy(unsigned int *tries, bool *moved, bool *reset);
 int ksym_dyn_test_online(bool claimed, int *where);
 unsigned long ksym_dyn_object(const struct ksym_dyn *dyn, bool *live);
 struct ksym_watch *ksym_dyn_next_watch(struct ksym_watch *prev);

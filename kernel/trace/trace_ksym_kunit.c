@@ -990,6 +990,26 @@ static void ksym_test_park_fail(struct kunit *test)
 }
 
 /*
+ * Moves refused for now (-EBUSY) are retried, and given up as refused
+ * after a bound (review L-H): a state that outlasts the retries must not
+ * keep the CPU retrying, nor the breakpoint be moved meanwhile.
+ */
+static void ksym_test_busy(struct kunit *test)
+{
+	unsigned int tries = 0;
+	bool moved = true, reset = false;
+
+	KUNIT_ASSERT_EQ(test, ksym_dyn_test_busy(&tries, &moved, &reset), 0);
+	/*
+	 * The arm's own move (this CPU fires) is the first refusal; then 63
+	 * retries and the apply that gives up: 64 applies after the arm.
+	 */
+	KUNIT_EXPECT_EQ(test, tries, 64U);
+	KUNIT_EXPECT_FALSE(test, moved);
+	KUNIT_EXPECT_TRUE(test, reset);
+}
+
+/*
  * A CPU come online while a slot was claimed (review M2): its breakpoint
  * stays on the parking word, not on the claim's address, which may be an
  * object freed since; a live slot's object it takes at once.
@@ -1011,6 +1031,7 @@ static struct kunit_case ksym_txn_cases[] = {
 	KUNIT_CASE(ksym_test_modify_guest_window),
 #endif
 	KUNIT_CASE(ksym_test_park_fail),
+	KUNIT_CASE(ksym_test_busy),
 	KUNIT_CASE(ksym_test_online),
 	{}
 };

@@ -166,6 +166,8 @@ static inline int ksym_ctl_state(unsigned long ctl)
  *            slot is free, in ksym_dyn_parking
  * @test_park_fails: KUnit only: the move to @parking fails
  *            (ksym_dyn_test_park_fail())
+ * @test_busy: KUnit only: every move is refused for now, -EBUSY
+ *            (ksym_dyn_test_busy())
  */
 struct ksym_dyn {
 	struct ksym_watch	watch;
@@ -189,6 +191,7 @@ struct ksym_dyn {
 	unsigned long		parking;
 #if IS_ENABLED(CONFIG_KSYM_TRACER_KUNIT_TEST)
 	bool			test_park_fails;
+	bool			test_busy;
 #endif
 };
 
@@ -215,10 +218,16 @@ u64 ksym_stack_watch_ms = 1000;
  */
 
 static void ksym_dyn_sync_fn(struct irq_work *work);
+static void ksym_dyn_busy_fn(struct irq_work *work);
 static void ksym_dyn_kick_fn(struct irq_work *work);
 
 static DEFINE_PER_CPU(struct irq_work, ksym_dyn_sync_work) =
 	IRQ_WORK_INIT_HARD(ksym_dyn_sync_fn);
+/* The retry of a refused move, at the tick's pace: ksym_dyn_retry_here(). */
+static DEFINE_PER_CPU(struct irq_work, ksym_dyn_busy_work) =
+	IRQ_WORK_INIT_LAZY(ksym_dyn_busy_fn);
+/* This CPU's moves refused (-EBUSY) in a row; a move done resets it. */
+static DEFINE_PER_CPU(unsigned int, ksym_dyn_busy);
 static DEFINE_PER_CPU(struct irq_work, ksym_dyn_kick_work) =
 	IRQ_WORK_INIT_HARD(ksym_dyn_kick_fn);
 
@@ -517,14 +526,38 @@ static int ksym_dyn_move(struct ksym_dyn *d, struct perf_event *bp,
 #if IS_ENABLED(CONFIG_KSYM_TRACER_KUNIT_TEST)
 	if (d->test_park_fails && attr->bp_addr == d->parking)
 		return -EINVAL;
+	if (d->test_busy)
+		return -EBUSY;
 #endif
 	return modify_wide_hw_breakpoint_local(bp, attr);
 }
 
-/* This CPU's move was refused for now: its irq_work tries again. */
-static void ksym_dyn_retry_here(void)
+/*
+ * This CPU's move was refused for now (-EBUSY: the debug registers are not
+ * the kernel's). Its irq_work tries again: at once the first time (the
+ * firing CPU inside KVM's guest window, whose irq_work runs once the host's
+ * registers are back: the usual case), then at the tick's pace, a lazy
+ * irq_work, so that a state outlasting the irq_work (none is known) does
+ * not keep the CPU retrying (review L-H). After KSYM_DYN_BUSY_TRIES in a
+ * row the move is given up, as one the architecture refused.
+ *
+ * Return: false when given up.
+ */
+#define KSYM_DYN_BUSY_TRIES	64
+
+static bool ksym_dyn_retry_here(void)
 {
-	irq_work_queue(this_cpu_ptr(&ksym_dyn_sync_work));
+	unsigned int n = this_cpu_inc_return(ksym_dyn_busy);
+
+	if (n > KSYM_DYN_BUSY_TRIES) {
+		this_cpu_write(ksym_dyn_busy, 0);
+		pr_warn_ratelimited("CPU %d: debug registers not the kernel's for %u tries: move given up\n",
+				    smp_processor_id(), KSYM_DYN_BUSY_TRIES);
+		return false;
+	}
+	irq_work_queue(this_cpu_ptr(n == 1 ? &ksym_dyn_sync_work :
+					     &ksym_dyn_busy_work));
+	return true;
 }
 
 /*
@@ -562,12 +595,12 @@ static void __ksym_dyn_apply(struct ksym_dyn *d)
 			 * now (a KVM guest's, a step's): nothing moved, and
 			 * this CPU's irq_work moves it once they are back.
 			 */
-			if (err == -EBUSY) {
-				ksym_dyn_retry_here();
+			if (err == -EBUSY && ksym_dyn_retry_here())
 				return;
-			}
 			if (err)
 				ksym_dyn_move_failed(d, bp, attr.bp_addr, gen);
+			else
+				this_cpu_write(ksym_dyn_busy, 0);
 		}
 		/*
 		 * Only a CPU with its breakpoint takes a generation: a CPU
@@ -608,6 +641,16 @@ static void ksym_dyn_sync_fn(struct irq_work *work)
 	/* Interrupts are off: an RCU read-side section. */
 	list_for_each_entry_rcu(d, &ksym_dyns, node)
 		ksym_dyn_apply(d);
+}
+
+/* A lazy irq_work may run in a thread (PREEMPT_RT): interrupts off here. */
+static void ksym_dyn_busy_fn(struct irq_work *work)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	ksym_dyn_sync_fn(work);
+	local_irq_restore(flags);
 }
 
 /*
@@ -1447,6 +1490,56 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_park_fail);
+
+/**
+ * ksym_dyn_test_busy - for KUnit: a slot whose moves stay refused (-EBUSY)
+ * @tries: the applies after the arm (whose own move is the first tried)
+ *         until the slot's object was given up (refused)
+ * @moved: this CPU's breakpoint left its parking word meanwhile
+ * @reset: this CPU's count of refusals in a row is back to 0 after
+ *
+ * As if the debug registers never became the kernel's again (review L-H):
+ * the move must be retried, then given up as refused after a bound.
+ *
+ * Return: 0, or a negative errno.
+ */
+int ksym_dyn_test_busy(unsigned int *tries, bool *moved, bool *reset)
+{
+	unsigned long obj = (unsigned long)&ksym_dyn_test_obj[0], gen;
+	struct perf_event *bp;
+	struct ksym_dyn *d;
+	int cpu, ret;
+
+	d = ksym_dyn_test_slot(&cpu);
+	if (!d)
+		return -ENOMEM;
+	ret = ksym_dyn_bp_create(d, cpu, 0);
+	if (ret)
+		goto out;
+	bp = *per_cpu_ptr(d->watch.bps, cpu);
+	ret = -EINVAL;
+	preempt_disable();
+	d->test_busy = true;
+	if (ksym_dyn_claim(d->trig, obj, &gen) != d ||
+	    !ksym_dyn_arm(d->trig, d, gen, obj, obj))
+		goto out_preempt;
+	for (*tries = 0; *tries < 4 * KSYM_DYN_BUSY_TRIES && !READ_ONCE(d->bad);
+	     (*tries)++) {
+		local_irq_disable();
+		ksym_dyn_apply(d);
+		local_irq_enable();
+	}
+	*moved = bp->attr.bp_addr != d->parking;
+	*reset = !this_cpu_read(ksym_dyn_busy);
+	ret = 0;
+out_preempt:
+	d->test_busy = false;
+	preempt_enable();
+out:
+	ksym_dyn_test_slot_free(d, cpu);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_busy);
 
 /**
  * ksym_dyn_test_online - for KUnit: a slot's breakpoint on a CPU come online
