@@ -600,6 +600,14 @@ static bool ksym_hit_consumers(u32 *opts, bool *changes)
 	return *opts || ksym_events_want();
 }
 
+/*
+ * ksym_hit_begin() sets every field of the context, which is not zeroed
+ * (ksym_hit_record()): a field added to these must be set there too.
+ */
+static_assert(sizeof(struct ksym_hit_rec) == 88);
+static_assert(sizeof(struct ksym_capture) == 32);
+static_assert(sizeof(struct ksym_last_hold) == 16);
+
 static void ksym_hit_begin(struct ksym_watch *watch, struct perf_event *bp,
 			   struct pt_regs *regs, struct ksym_hit_ctx *h,
 			   u32 opts, bool changes, bool record)

@@ -403,8 +403,12 @@ static inline bool ksym_read_value(unsigned long addr, unsigned int len,
  * (ksym_spec.mapped): a plain load of its size, about a hundred
  * instructions fewer than the nofault copy on every recorded hit. The
  * range is naturally aligned (a breakpoint's), so the load is one access.
+ * Not instrumented (KASAN, KCSAN, KMSAN), as the nofault copy is not: a
+ * watch may cover a redzone (under KASAN a 4-byte global is watched over
+ * 8 bytes), and the access itself was checked where it was made.
  */
-static inline u64 ksym_load_mapped(unsigned long addr, unsigned int len)
+static __no_sanitize_or_inline u64 ksym_load_mapped(unsigned long addr,
+						    unsigned int len)
 {
 	switch (len) {
 	case 1:

@@ -487,6 +487,17 @@ static void ksym_test_value_mapped(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, e->spec.has_value);
 	KUNIT_EXPECT_FALSE(test, e->spec.mapped);
 
+	/*
+	 * Per-CPU: past the static data (an offset is not bounded by its
+	 * symbol) is not mapped for sure (review HR4 M1), if accepted at all.
+	 */
+	e = ksym_test_parse(test, "process_counts:-w-", &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE(test, e->spec.mapped);
+	e = ksym_test_parse(test, "process_counts+0x100000/8:-w-", &ret);
+	if (!ret)
+		KUNIT_EXPECT_FALSE(test, e->spec.mapped);
+
 	/* Execute watches read nothing. */
 	e = ksym_test_parse(test, "schedule:--x", &ret);
 	KUNIT_ASSERT_EQ(test, ret, 0);

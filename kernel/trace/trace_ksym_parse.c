@@ -457,10 +457,15 @@ bool ksym_addr_stack_regs(unsigned long addr, unsigned int len)
 	unsigned long last = addr + len - 1;
 	unsigned long regs = THREAD_SIZE - TOP_OF_KERNEL_STACK_PADDING -
 			     sizeof(struct pt_regs);
-	/* Not the kernel image: its one stack, init_task's, never goes to user. */
-	bool stacks = IS_ENABLED(CONFIG_VMAP_STACK) ?
-		      ksym_addr_vmalloc(addr, len) :
-		      addr >= PAGE_OFFSET && addr < (unsigned long)high_memory;
+	/*
+	 * Not the kernel image: its one stack, init_task's, never goes to
+	 * user. Asked first: arm64's image is in vmalloc space.
+	 */
+	bool stacks = !__is_kernel(addr) &&
+		      (IS_ENABLED(CONFIG_VMAP_STACK) ?
+		       ksym_addr_vmalloc(addr, len) :
+		       addr >= PAGE_OFFSET &&
+		       addr < (unsigned long)high_memory);
 
 	return stacks &&
 	       ((last & (THREAD_SIZE - 1)) >= regs ||
@@ -510,26 +515,62 @@ bool ksym_addr_stays_ram(unsigned long addr, unsigned int len,
 	return is_kernel_percpu_address(addr) || is_module_percpu_address(addr);
 }
 
-/* Every CPU's copy of a per-CPU watch is mapped RAM. */
+/*
+ * Whether a range stays mapped for as long as a watch on it lives, so that
+ * the hit path may load it plainly (ksym_spec.mapped): a live module's
+ * memory (@mod_live: its watches go before it does), the kernel image's
+ * read-only and data sections (not the whole image: its gaps between
+ * sections and the unused end of .brk are freed after boot).
+ */
+static bool ksym_addr_mapped(unsigned long addr, unsigned int len,
+			     bool mod_live)
+{
+	unsigned long last = addr + len - 1;
+
+	return mod_live ||
+	       (is_kernel_rodata(addr) && is_kernel_rodata(last)) ||
+	       (is_kernel_core_data(addr) && is_kernel_core_data(last));
+}
+
+/*
+ * Is a per-CPU watch inside the kernel's static per-CPU data? Its address
+ * is the __percpu one, the same for every CPU's copy (each at its unit's
+ * offset). A module's is read through the nofault copy: its area would
+ * be looked up among the modules for each CPU.
+ */
+static bool ksym_percpu_static(const struct ksym_spec *spec)
+{
+	return spec->addr >= (unsigned long)__per_cpu_start &&
+	       spec->addr + spec->len <= (unsigned long)__per_cpu_end;
+}
+
+/*
+ * Every CPU's copy of a per-CPU watch is mapped RAM. The kernel's static
+ * per-CPU data stays mapped; SYMBOL+OFFSET may reach past it (an offset is not bounded by the
+ * symbol), into the direct map or, on arm64, vmalloc space: read there
+ * only under the rule of ksym_addr_stays_ram(), never plainly.
+ */
 static int ksym_check_percpu(struct ksym_entry *e)
 {
 	struct ksym_spec *spec = &e->spec;
 	unsigned long addr, pfn;
+	bool stays = true;
 	u64 dummy;
 	int cpu;
 
 	if (spec->access == KSYM_ACCESS_X)
 		return ksym_entry_fail(e, KSYM_ERR_NOT_TEXT, 0, -EINVAL);
+	spec->mapped = ksym_percpu_static(spec);
 	for_each_possible_cpu(cpu) {
 		addr = ksym_spec_addr(spec, cpu);
 		if (!ksym_pfn_of(addr, &pfn) || page_is_ram(pfn) != 1 ||
 		    !ksym_read_own(addr, spec->len, &dummy))
 			return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0,
 					       -EFAULT);
+		if (!spec->mapped && stays)
+			stays = ksym_addr_stays_ram(addr, spec->len, NULL);
 	}
-	spec->has_value = true;
-	/* Static per-CPU data: boot memory, or a module's (its watch goes first). */
-	spec->mapped = true;
+	spec->has_value = stays;
 	return 0;
 }
 
@@ -607,16 +648,15 @@ static int ksym_check_memory(struct ksym_entry *e)
 	spec->has_value = page_is_ram(pfn) == 1 &&
 			  ksym_addr_stays_ram(addr, spec->len, mod);
 	/*
-	 * The kernel image and a live module's memory stay mapped while the
-	 * watch lives (a module's watches go before it does): no fault to
-	 * fear on a hit. Not a module still initializing: if its load fails
-	 * it is freed with no GOING notification (see ksym.rst). The rest of
-	 * the direct map is a slab or page object that may be freed, and its
-	 * page unmapped, under the watch.
+	 * The kernel image's sections and a live module's memory stay
+	 * mapped while the watch lives: no fault to fear on a hit. Not a
+	 * module still initializing: if its load fails it is freed with no
+	 * GOING notification (see ksym.rst). The rest of the direct map is
+	 * a slab or page object that may be freed, and its page unmapped,
+	 * under the watch.
 	 */
 	spec->mapped = spec->has_value &&
-		       (mod_live || (__is_kernel(addr) &&
-				     __is_kernel(addr + spec->len - 1)));
+		       ksym_addr_mapped(addr, spec->len, mod_live);
 	if (spec->has_value && !ksym_read_own(addr, spec->len, &dummy))
 		return ksym_entry_fail(e, KSYM_ERR_NO_MEMORY_AT, 0, -EFAULT);
 	return 0;
