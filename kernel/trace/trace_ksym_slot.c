@@ -1431,6 +1431,45 @@ static void ksym_dyn_test_slot_free(struct ksym_dyn *d, int cpu)
 	kfree(trig);
 }
 
+/*
+ * A test slot (ksym_dyn_test_slot()) with this CPU's breakpoint, on its
+ * parking word. Return: the slot, or NULL with @ret the errno (the slot
+ * then freed).
+ */
+static struct ksym_dyn *ksym_dyn_test_slot_bp(int *cpu, struct perf_event **bp,
+					      int *ret)
+{
+	struct ksym_dyn *d = ksym_dyn_test_slot(cpu);
+
+	*ret = -ENOMEM;
+	if (!d)
+		return NULL;
+	*ret = ksym_dyn_bp_create(d, *cpu, 0);
+	if (*ret) {
+		ksym_dyn_test_slot_free(d, *cpu);
+		return NULL;
+	}
+	*bp = *per_cpu_ptr(d->watch.bps, *cpu);
+	return d;
+}
+
+/* Claim @obj for @d and arm it there, preemption off. */
+static bool ksym_dyn_test_arm(struct ksym_dyn *d, unsigned long obj)
+{
+	unsigned long gen;
+
+	return ksym_dyn_claim(d->trig, obj, &gen) == d &&
+	       ksym_dyn_arm(d->trig, d, gen, obj, obj);
+}
+
+/* One apply on this CPU, interrupts off as in the irq_work. */
+static void ksym_dyn_test_apply(struct ksym_dyn *d)
+{
+	local_irq_disable();
+	ksym_dyn_apply(d);
+	local_irq_enable();
+}
+
 /**
  * ksym_dyn_test_park_fail - for KUnit: a slot whose move to parking fails
  * @fail:  make this CPU's move back to the parking word fail
@@ -1449,34 +1488,25 @@ static void ksym_dyn_test_slot_free(struct ksym_dyn *d, int cpu)
  */
 int ksym_dyn_test_park_fail(bool fail, bool *off, unsigned long *addr)
 {
-	unsigned long obj = (unsigned long)&ksym_dyn_test_obj[0], gen;
-	struct ksym_dyn *d;
+	unsigned long obj = (unsigned long)&ksym_dyn_test_obj[0];
 	struct perf_event *bp;
+	struct ksym_dyn *d;
 	int cpu, ret;
 
-	d = ksym_dyn_test_slot(&cpu);
+	d = ksym_dyn_test_slot_bp(&cpu, &bp, &ret);
 	if (!d)
-		return -ENOMEM;
-	ret = ksym_dyn_bp_create(d, cpu, 0);
-	if (ret)
-		goto out;
-	bp = *per_cpu_ptr(d->watch.bps, cpu);
+		return ret;
 	ret = -EINVAL;
 	preempt_disable();
-	if (ksym_dyn_claim(d->trig, obj, &gen) != d ||
-	    !ksym_dyn_arm(d->trig, d, gen, obj, obj))
+	if (!ksym_dyn_test_arm(d, obj))
 		goto out_preempt;
-	local_irq_disable();
-	ksym_dyn_apply(d);
-	local_irq_enable();
+	ksym_dyn_test_apply(d);
 	if (bp->attr.bp_addr != obj)
 		goto out_preempt;
 	d->test_park_fails = fail;
 	if (!ksym_dyn_end(d, obj))
 		goto out_preempt;
-	local_irq_disable();
-	ksym_dyn_apply(d);
-	local_irq_enable();
+	ksym_dyn_test_apply(d);
 	*off = READ_ONCE(bp->state) <= PERF_EVENT_STATE_OFF;
 	*addr = bp->attr.bp_addr;
 	/* A park that works is on the parking word (a no-op move is not). */
@@ -1485,7 +1515,6 @@ int ksym_dyn_test_park_fail(bool fail, bool *off, unsigned long *addr)
 	ret = 0;
 out_preempt:
 	preempt_enable();
-out:
 	ksym_dyn_test_slot_free(d, cpu);
 	return ret;
 }
@@ -1505,37 +1534,28 @@ EXPORT_SYMBOL_IF_KUNIT(ksym_dyn_test_park_fail);
  */
 int ksym_dyn_test_busy(unsigned int *tries, bool *moved, bool *reset)
 {
-	unsigned long obj = (unsigned long)&ksym_dyn_test_obj[0], gen;
+	unsigned long obj = (unsigned long)&ksym_dyn_test_obj[0];
 	struct perf_event *bp;
 	struct ksym_dyn *d;
 	int cpu, ret;
 
-	d = ksym_dyn_test_slot(&cpu);
+	d = ksym_dyn_test_slot_bp(&cpu, &bp, &ret);
 	if (!d)
-		return -ENOMEM;
-	ret = ksym_dyn_bp_create(d, cpu, 0);
-	if (ret)
-		goto out;
-	bp = *per_cpu_ptr(d->watch.bps, cpu);
+		return ret;
 	ret = -EINVAL;
 	preempt_disable();
 	d->test_busy = true;
-	if (ksym_dyn_claim(d->trig, obj, &gen) != d ||
-	    !ksym_dyn_arm(d->trig, d, gen, obj, obj))
+	if (!ksym_dyn_test_arm(d, obj))
 		goto out_preempt;
 	for (*tries = 0; *tries < 4 * KSYM_DYN_BUSY_TRIES && !READ_ONCE(d->bad);
-	     (*tries)++) {
-		local_irq_disable();
-		ksym_dyn_apply(d);
-		local_irq_enable();
-	}
+	     (*tries)++)
+		ksym_dyn_test_apply(d);
 	*moved = bp->attr.bp_addr != d->parking;
 	*reset = !this_cpu_read(ksym_dyn_busy);
 	ret = 0;
 out_preempt:
 	d->test_busy = false;
 	preempt_enable();
-out:
 	ksym_dyn_test_slot_free(d, cpu);
 	return ret;
 }
