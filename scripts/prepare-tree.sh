@@ -122,7 +122,9 @@ while (( keep < ${#applied[@]} && keep < ${#desired[@]} )); do
 	keep=$((keep + 1))
 done
 
-pflags=(-p1 -s -f --no-backup-if-mismatch -r /dev/null -d "$TREE")
+# Exactly, as series.py applies them for make patches (no fuzz): a patch
+# that no longer fits is refreshed, not guessed into place.
+pflags=(-p1 -s -f --fuzz=0 --no-backup-if-mismatch -r /dev/null -d "$TREE")
 
 # A changed patch is reversed and applied again with the ones after it: the
 # files whose text ends up as it was keep their time stamp, or one changed
