@@ -185,7 +185,23 @@ bpf_row() { # id label program count-by
 		i=$((i + 1))
 		[ $((i % 5)) != 0 ] || echo "ksym-bench-progress: bpftrace still writing its output ($size bytes)"
 	done
+	# bpftrace's exit is bounded too: twice a run (2026-11-29) it did not
+	# return from SIGINT after the printf row, and the boot was killed
+	# with no row of its own. Say where it waits, then kill it.
 	kill -INT $bt
+	i=0
+	while kill -0 $bt 2> /dev/null && [ $i -lt 60 ]; do
+		sleep 1
+		i=$((i + 1))
+		[ $((i % 10)) != 0 ] || echo "ksym-bench-progress: bpftrace exiting ($i s)"
+	done
+	stuck=
+	if kill -0 $bt 2> /dev/null; then
+		echo "ksym-bench: bpftrace still running 60 s after SIGINT, state $(sed -n 's/^State:[[:space:]]*//p' /proc/$bt/status 2> /dev/null), waiting in $(cat /proc/$bt/wchan 2> /dev/null); killed"
+		cat /proc/$bt/stack 2> /dev/null | sed 's/^/ksym-bench:   /'
+		kill -KILL $bt 2> /dev/null || true
+		stuck=", bpftrace killed 60 s after SIGINT"
+	fi
 	wait $bt || true
 	case $4 in
 	# A map's entry ends "]: N" when its key spans lines (@[kstack]).
@@ -194,7 +210,7 @@ bpf_row() { # id label program count-by
 	esac
 	lost=$(sed -n 's/.*Lost \([0-9]*\) events.*/\1/p' /tmp/bench-bt.out /tmp/bench-bt.err | awk '{ n += $1 } END { print n + 0 }')
 	[ "$lost" = 0 ] || got="$got, $lost lost"
-	echo "SEEN|$id|bpftrace: $got of $N"
+	echo "SEEN|$id|bpftrace: $got of $N$stuck"
 	rm -f /tmp/bench-bt.*
 }
 
