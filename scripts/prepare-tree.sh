@@ -20,6 +20,13 @@ set -euo pipefail
 STATE=$TREE/.ksym
 OVERLAY_DIRS=(kernel include Documentation)
 
+# One run at a time per tree: two make targets started together (make bench and
+# make bench-arm64, 2026-11-29) raced on the overlay manifest and one failed.
+# The lock beside the tree (a file, so the unpack below may replace the tree).
+mkdir -p "$(dirname "$TREE")"
+exec 9> "$TREE.lock"
+flock 9
+
 # --- 1. unpack ------------------------------------------------------------------
 # The unpacked tarball (1.7 GB) goes to .unpack.PID beside the tree: removed
 # however this run ends (Ctrl-C and kill end it through exit), and those of
